@@ -1,0 +1,339 @@
+"""Functions every ruleset can call. All are generic: arithmetic helpers, collections, dice and
+randomness (from the game's one seeded stream), players, entities and map queries.
+
+Each takes the runtime context `c` first; randomness and map changes are logged with the calling
+rule's location.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .state import Player, ZoneRef
+from .values import Builtin, Die, EntityObj, RuleError, TableValue
+
+REGISTRY: dict[str, Builtin] = {}
+
+
+def builtin(name: str, lo: int, hi: int | None = None, doc: str = ""):
+    def deco(fn):
+        REGISTRY[name] = Builtin(name, fn, (lo, lo if hi is None else hi), doc or (fn.__doc__ or "").strip())
+        return fn
+    return deco
+
+
+def _items(x) -> list:
+    if isinstance(x, ZoneRef):
+        return list(x.items)
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    if isinstance(x, dict):
+        return list(x.keys())
+    if isinstance(x, str):
+        raise TypeError(f"expected a list, got the text \"{x}\"")
+    raise TypeError(f"expected a list, got {type_name(x)}")
+
+
+def type_name(x) -> str:
+    if x is None:
+        return "none"
+    if isinstance(x, bool):
+        return "a boolean"
+    if isinstance(x, (int, float)):
+        return "a number"
+    if isinstance(x, str):
+        return "a text"
+    if isinstance(x, Player):
+        return "a player"
+    if isinstance(x, (list, ZoneRef)):
+        return "a list"
+    if isinstance(x, dict):
+        return "a record"
+    return type(x).__name__.lower()
+
+
+# ---- numbers and collections ----------------------------------------------------------------------
+@builtin("len", 1, doc="Number of items in a list or zone.")
+def _len(c, xs):
+    return len(_items(xs))
+
+
+REGISTRY["count"] = Builtin("count", _len, (1, 1), "Number of items in a list or zone (same as `len`).")
+
+
+@builtin("sum", 1, doc="Sum of a list of numbers (0 when empty).")
+def _sum(c, xs):
+    return sum(_items(xs))
+
+
+@builtin("min", 1, 9, doc="Smallest of a list, or of several arguments.")
+def _min(c, *xs):
+    items = _items(xs[0]) if len(xs) == 1 else list(xs)
+    if not items:
+        raise ValueError("min() of an empty list")
+    return min(items)
+
+
+@builtin("max", 1, 9, doc="Largest of a list, or of several arguments.")
+def _max(c, *xs):
+    items = _items(xs[0]) if len(xs) == 1 else list(xs)
+    if not items:
+        raise ValueError("max() of an empty list")
+    return max(items)
+
+
+@builtin("any", 1, doc="True if any item is true.")
+def _any(c, xs):
+    return any(_items(xs))
+
+
+@builtin("all", 1, doc="True if every item is true (also for an empty list).")
+def _all(c, xs):
+    return all(_items(xs))
+
+
+@builtin("abs", 1, doc="Absolute value.")
+def _abs(c, x):
+    return abs(x)
+
+
+@builtin("floor", 1, doc="Round down to a whole number.")
+def _floor(c, x):
+    return math.floor(x)
+
+
+@builtin("ceil", 1, doc="Round up to a whole number.")
+def _ceil(c, x):
+    return math.ceil(x)
+
+
+@builtin("sorted", 1, doc="The items in ascending order.")
+def _sorted(c, xs):
+    return sorted(_items(xs))
+
+
+@builtin("reversed", 1, doc="The items in reverse order.")
+def _reversed(c, xs):
+    return list(reversed(_items(xs)))
+
+
+@builtin("first", 1, doc="The first item (the top of a deck); none when empty.")
+def _first(c, xs):
+    items = _items(xs)
+    return items[0] if items else None
+
+
+@builtin("last", 1, doc="The last item (the bottom of a deck); none when empty.")
+def _last(c, xs):
+    items = _items(xs)
+    return items[-1] if items else None
+
+
+@builtin("top", 2, doc="The first n items of a list or deck.")
+def _top(c, xs, n):
+    return _items(xs)[: max(0, int(n))]
+
+
+@builtin("unique", 1, doc="The items without repeats, first occurrence kept.")
+def _unique(c, xs):
+    out: list = []
+    for x in _items(xs):
+        if x not in out:
+            out.append(x)
+    return out
+
+
+@builtin("range", 2, doc="The whole numbers from a to b, both included.")
+def _range(c, a, b):
+    if b - a > 100_000:
+        raise ValueError("range() longer than 100000")
+    return list(range(int(a), int(b) + 1))
+
+
+@builtin("str", 1, doc="A value as text.")
+def _str(c, x):
+    return fmt(x)
+
+
+@builtin("int", 1, doc="A number or numeric text as a whole number.")
+def _int(c, x):
+    return int(x)
+
+
+@builtin("join", 2, doc="Texts of the items joined with a separator.")
+def _join(c, xs, sep):
+    return str(sep).join(fmt(x) for x in _items(xs))
+
+
+@builtin("index_of", 2, doc="1-based position of an item in a list, 0 if absent.")
+def _index_of(c, xs, x):
+    items = _items(xs)
+    return items.index(x) + 1 if x in items else 0
+
+
+@builtin("keys", 1, doc="The keys of a record.")
+def _keys(c, r):
+    return list(r.keys())
+
+
+@builtin("get", 3, doc="A record's value for a key, or a default.")
+def _get(c, r, k, default):
+    if isinstance(r, dict):
+        return r.get(k, default)
+    if isinstance(r, TableValue):
+        try:
+            return r.lookup(k)
+        except KeyError:
+            return default
+    raise TypeError(f"get() needs a record or table, got {type_name(r)}")
+
+
+# ---- dice and randomness ----------------------------------------------------------------------------
+def roll_die(c, die: Die):
+    state = c.game.state
+    if state.forced_dice:
+        face = state.forced_dice.pop(0)
+        if face not in die.faces:
+            raise RuleError("RUN020", f"fixed die result {face!r} is not a face of {die.name}", c.span,
+                            f"faces of {die.name}: {die.faces}")
+        return face
+    return die.faces[state.rng.randrange(len(die.faces))]
+
+
+@builtin("roll", 1, 2, doc="Roll a die (n times, summed), or roll a table's die and return its row.")
+def _roll(c, what, n=1):
+    if isinstance(what, TableValue):
+        if what.die is None:
+            raise TypeError(f"table {what.name} has no die to roll")
+        face = roll_die(c, what.die)
+        value = what.lookup(face)
+        c.game.emit("roll", die=what.die.name, faces=[face], table=what.name)
+        return value
+    if not isinstance(what, Die):
+        raise TypeError(f"roll() needs a die or a table, got {type_name(what)}")
+    faces = [roll_die(c, what) for _ in range(int(n))]
+    c.game.emit("roll", die=what.name, faces=faces)
+    return faces[0] if n == 1 else sum(faces)
+
+
+@builtin("rolls", 2, doc="Roll a die n times and return the list of faces.")
+def _rolls(c, die, n):
+    if not isinstance(die, Die):
+        raise TypeError(f"rolls() needs a die, got {type_name(die)}")
+    faces = [roll_die(c, die) for _ in range(int(n))]
+    c.game.emit("roll", die=die.name, faces=faces)
+    return faces
+
+
+@builtin("random_pick", 1, doc="One item chosen at random (none from an empty list).")
+def _random_pick(c, xs):
+    items = _items(xs)
+    if not items:
+        return None
+    pick = items[c.game.state.rng.randrange(len(items))]
+    c.game.emit("random", picked=pick, among=len(items))
+    return pick
+
+
+@builtin("shuffled", 1, doc="The items in a random order.")
+def _shuffled(c, xs):
+    items = _items(xs)
+    c.game.state.rng.shuffle(items)
+    return items
+
+
+# ---- players and entities ---------------------------------------------------------------------------
+@builtin("others", 1, doc="Every player but the given one, in seat order.")
+def _others(c, p):
+    return [q for q in c.game.state.players if q is not p]
+
+
+@builtin("player_at", 1, doc="The player in a seat (1-based).")
+def _player_at(c, seat):
+    return c.game.state.players[int(seat) - 1]
+
+
+@builtin("entities", 1, doc="Names of every declared thing of a kind, in declaration order.")
+def _entities(c, kind):
+    names = c.game.program.by_kind.get(kind)
+    if names is None:
+        raise ValueError(f"no kind `{kind}` is declared")
+    return list(names)
+
+
+@builtin("kind_of", 1, doc="The kind of a declared thing, or none.")
+def _kind_of(c, name):
+    e = c.game.program.entities.get(name) if isinstance(name, str) else None
+    return e.kind if e else None
+
+
+# ---- maps ---------------------------------------------------------------------------------------------
+def _map(c, name):
+    m = c.game.state.maps.get(name)
+    if m is None:
+        raise ValueError(f"no map `{name}`")
+    return m
+
+
+@builtin("areas", 1, doc="Names of every area of a map.")
+def _areas(c, m):
+    return list(_map(c, m).areas)
+
+
+@builtin("area", 2, doc="An area's attributes as a record.")
+def _area(c, m, a):
+    return dict(_map(c, m).areas[a])
+
+
+@builtin("neighbours", 2, 3, doc="Areas across a border (optionally only `land` or `water` borders).")
+def _neighbours(c, m, a, kind=None):
+    return _map(c, m).neighbours(a, kind)
+
+
+@builtin("pieces", 1, 3, doc="How many pieces are on an area (optionally of one player, of one kind).")
+def _pieces(c, area, owner=None, kind=None):
+    return c.game.state.pieces_at(area, owner.index if isinstance(owner, Player) else None, kind)
+
+
+@builtin("place", 4, doc="Put n pieces of a kind belonging to a player on an area.")
+def _place(c, area, owner, kind, n):
+    key = (area, owner.index, kind)
+    st = c.game.state
+    st.pieces[key] = st.pieces.get(key, 0) + int(n)
+    c.game.emit("place", area=area, owner=owner.name, kind=kind, n=int(n))
+    return None
+
+
+@builtin("take", 4, doc="Remove n pieces of a kind belonging to a player from an area.")
+def _take(c, area, owner, kind, n):
+    key = (area, owner.index, kind)
+    st = c.game.state
+    have = st.pieces.get(key, 0)
+    if have < n:
+        raise ValueError(f"{owner.name} has only {have} {kind} on {area}, cannot take {n}")
+    st.pieces[key] = have - int(n)
+    c.game.emit("take", area=area, owner=owner.name, kind=kind, n=int(n))
+    return None
+
+
+def fmt(x: Any) -> str:
+    """How values read in logs and prompts."""
+    if x is None:
+        return "none"
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    if isinstance(x, (Player, Die, TableValue)):
+        return x.name
+    if isinstance(x, EntityObj):
+        return x.name
+    if isinstance(x, ZoneRef):
+        return "[" + ", ".join(fmt(i) for i in x.items) + "]"
+    if isinstance(x, list):
+        return "[" + ", ".join(fmt(i) for i in x) + "]"
+    if isinstance(x, dict):
+        if "label" in x:
+            return fmt(x["label"])
+        return "{" + ", ".join(f"{k}: {fmt(v)}" for k, v in x.items()) + "}"
+    return str(x)

@@ -1,0 +1,76 @@
+"""`civdsl check`: every way a ruleset can be wrong before a game starts.
+
+For each edition entry (a file with a `game` block, or an overlay that `extends` one) this loads the
+rules (imports, overlays), compiles them (names, arity, kinds, fields, phases, the sequence), and
+evaluates every constant once (parameters, dice, tables, the fields of things, so a card that requires
+an advance which does not exist is caught). Other `.civ` files are parsed for syntax. Diagnostics are
+collected, not raised, so one run reports them all.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import ast as A
+from .agents import RandomAgent
+from .api import allowed_players
+from .compiler import compile_ruleset
+from .diagnostics import CivError, Diagnostic, Span
+from .interpreter import Game
+from .loader import load_ruleset
+from .parser import parse_file
+
+MAX_FILES = 2_000
+
+
+def civ_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
+    files: list[Path] = []
+    diags: list[Diagnostic] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            files.extend(sorted(f for f in p.rglob("*.civ") if f.is_file()))
+        elif p.is_file():
+            files.append(p)
+        else:
+            diags.append(Diagnostic("LOAD001", f"no such file or folder `{raw}`", None))
+    return files[:MAX_FILES], diags
+
+
+def _rules_root(path: Path) -> Path:
+    """The rulesets root for an entry: the folder above its edition folder."""
+    return path.resolve().parent.parent
+
+
+def check_entry(path: Path) -> list[Diagnostic]:
+    """Load, compile and evaluate the constants of one edition entry or overlay."""
+    try:
+        rs = load_ruleset(path, root=_rules_root(path))
+    except CivError as exc:
+        return exc.diagnostics
+    prog, diags = compile_ruleset(rs)
+    if any(d.severity == "error" for d in diags):
+        return diags
+    counts = allowed_players(rs) or [1]
+    try:
+        Game(prog, counts[0], 0, [RandomAgent(0, i) for i in range(counts[0])], logging=False).init()
+    except CivError as exc:
+        diags.extend(exc.diagnostics)
+    return diags
+
+
+def check_paths(paths: list[str]) -> tuple[list[Diagnostic], int]:
+    """All diagnostics for the given files and folders, and how many files were read."""
+    files, diags = civ_files(paths)
+    parsed: dict[Path, A.RuleFile] = {}
+    for f in files:
+        try:
+            parsed[f] = parse_file(str(f))
+        except CivError as exc:
+            diags.extend(exc.diagnostics)
+    for f, rf in parsed.items():
+        if any(isinstance(i, (A.GameDecl, A.Extends)) for i in rf.items):
+            diags.extend(check_entry(f))
+    unique: dict[tuple, Diagnostic] = {}
+    for d in diags:
+        unique.setdefault((d.code, d.message, d.span), d)
+    return sorted(unique.values(), key=Diagnostic.sort_key), len(files)

@@ -1,0 +1,181 @@
+"""The `civdsl` command: a thin layer over the library.
+
+Exit codes: 0 clean, 1 findings (diagnostics, failed replay, failed scenarios), 2 usage, config or
+internal error. No input produces a Python traceback unless `--debug` is given.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+
+from . import __version__
+from .diagnostics import CivError, Diagnostic, render_text
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage errors exit 2 with a one-line message, like argparse, no traceback
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="civdsl", description="Rules language and interpreter for Civilization-family board games.")
+    p.add_argument("--version", action="version", version=f"civdsl {__version__}")
+    p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    c = sub.add_parser("check", help="check rule files (and configs) for errors",
+                       description="Check .civ files and folders: syntax, names, kinds, references, phases. "
+                                   "YAML files are checked as game configs.")
+    c.add_argument("paths", nargs="+", metavar="PATH", help="rule files, folders of rule files, or game configs")
+    c.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+
+    pl = sub.add_parser("play", help="play a game", description="Play a game with agents and print the result.")
+    pl.add_argument("config", nargs="?", help="a YAML game config (optional)")
+    pl.add_argument("--config", dest="config_opt", metavar="FILE", help="a YAML game config")
+    pl.add_argument("--edition", help="edition name (see `civdsl list`), folder, or .civ file")
+    pl.add_argument("--players", type=int, help="number of players")
+    pl.add_argument("--seed", type=int, help="random seed (default 0)")
+    pl.add_argument("--agents", help="agent per player, comma-separated, or one for all: random, greedy, human")
+    pl.add_argument("--option", action="append", dest="options", metavar="NAME", help="enable an edition option")
+    pl.add_argument("--house-rule", action="append", dest="house_rules", metavar="FILE", help="apply a house rule")
+    pl.add_argument("--max-rounds", type=int, help="stop after this many rounds")
+    pl.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
+    pl.add_argument("--verbose", "-v", action="store_true", help="print the rules' narration as the game goes")
+
+    r = sub.add_parser("replay", help="re-run a game log and verify it", description="Re-run a JSON Lines game "
+                       "log with its recorded decisions and check that every line comes out the same.")
+    r.add_argument("log", help="a log written by `civdsl play --log`")
+
+    sub.add_parser("schema", help="print the JSON Schema of game configs",
+                   description="Print the config JSON Schema (draft-07).")
+    sub.add_parser("list", help="list the shipped editions", description="List the editions civdsl can play.")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return COMMANDS[args.command](args)
+    except CivError as exc:
+        print(render_text(exc.diagnostics), file=sys.stderr)
+        return EXIT_USAGE if _is_usage(exc.diagnostics) else EXIT_FINDINGS
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # an internal bug: short message, traceback only on request
+        if args.debug:
+            traceback.print_exc()
+        print(f"civdsl: internal error: {type(exc).__name__}: {exc}\n"
+              "This is a bug in civdsl; please report it with the command you ran (add --debug for details).",
+              file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _is_usage(diags: list[Diagnostic]) -> bool:
+    return any(d.code.startswith(("CFG", "AGT", "LOG00")) for d in diags)
+
+
+def cmd_check(args) -> int:
+    from .checker import check_paths
+    from .config import load_config
+    civ = [p for p in args.paths if not p.endswith((".yaml", ".yml"))]
+    diags, nfiles = check_paths(civ) if civ else ([], 0)
+    configs = [p for p in args.paths if p.endswith((".yaml", ".yml"))]
+    usage = False
+    for path in configs:
+        try:
+            cfg = load_config(path)
+            from .api import new_game
+            new_game(cfg, logging=False)
+        except CivError as exc:
+            diags.extend(exc.diagnostics)
+            usage = True
+    errors = [d for d in diags if d.severity == "error"]
+    if args.format == "json":
+        print(json.dumps({"diagnostics": [d.to_json() for d in diags], "files": nfiles + len(configs),
+                          "errors": len(errors), "warnings": len(diags) - len(errors)}, indent=2))
+    else:
+        if diags:
+            print(render_text(diags))
+        print(f"checked {nfiles + len(configs)} file(s): {len(errors)} error(s), {len(diags) - len(errors)} warning(s)",
+              file=sys.stderr)
+    if usage and configs and not civ:
+        return EXIT_USAGE if errors else EXIT_OK
+    return EXIT_FINDINGS if errors else EXIT_OK
+
+
+def cmd_play(args) -> int:
+    from .api import play
+    from .config import GameConfig, load_config, merge_cli
+    from .gamelog import write_log
+    from .builtins import fmt
+    path = args.config_opt or args.config
+    cfg = load_config(path) if path else GameConfig()
+    agents = args.agents.split(",") if args.agents else None
+    cfg = merge_cli(cfg, edition=args.edition, players=args.players, seed=args.seed, agents=agents,
+                    options=args.options, house_rules=args.house_rules, max_rounds=args.max_rounds, log=args.log)
+    echo = (lambda text: print(f"  {text}")) if args.verbose else None
+    game, result = play(cfg, echo=echo, logging=True)
+    title = game.rs.game.title if game.rs.game else game.rs.edition()
+    print(f"{title} — {len(game.state.players)} player(s), seed {cfg.seed}, agents "
+          f"{', '.join(p.agent for p in game.state.players)}")
+    print(f"Game over after {result.rounds} round(s): {result.reason}.")
+    if result.winners:
+        print(f"Winner: {', '.join(result.winners)}")
+    else:
+        print("No winner.")
+    print("Standings:")
+    for row in result.ranking:
+        extra = f" score {fmt(row['score'])}" if "score" in row else ""
+        keys = f" [{', '.join(fmt(k) for k in row['keys'])}]" if row["keys"] else ""
+        print(f"  {row['place']}. {row['player']}{extra}{keys}")
+        for k, v in row.get("breakdown", {}).items():
+            print(f"       {k}: {fmt(v)}")
+    if cfg.log:
+        write_log(cfg.log, game, cfg)
+        print(f"Log written to {cfg.log}")
+    return EXIT_OK
+
+
+def cmd_replay(args) -> int:
+    from .gamelog import replay
+    ok, message = replay(args.log)
+    print(("OK: " if ok else "MISMATCH: ") + message)
+    return EXIT_OK if ok else EXIT_FINDINGS
+
+
+def cmd_schema(args) -> int:
+    from .config import schema_text
+    print(schema_text())
+    return EXIT_OK
+
+
+def cmd_list(args) -> int:
+    from .editions import list_editions
+    from .loader import load_ruleset
+    for name, entry in sorted(list_editions().items()):
+        try:
+            rs = load_ruleset(entry)
+            title = rs.game.title if rs.game else ""
+            opts = f" (options: {', '.join(sorted(rs.options))})" if rs.options else ""
+        except CivError:
+            title, opts = "(does not load: run `civdsl check`)", ""
+        print(f"{name:28} {title}{opts}")
+    return EXIT_OK
+
+
+COMMANDS = {"check": cmd_check, "play": cmd_play, "replay": cmd_replay, "schema": cmd_schema, "list": cmd_list}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

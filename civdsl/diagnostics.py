@@ -1,0 +1,111 @@
+"""Source positions and user-facing diagnostics.
+
+Everything a user can cause (a bad rule file, a bad config, a rule that fails at run time) becomes a
+`Diagnostic` with a `Span`, never a bare traceback. Exceptions that carry diagnostics derive from
+`CivError`; anything else escaping to the CLI is an internal bug.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A 1-based source range: file, line, column, end line, end column."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def short(self) -> str:
+        """`file:line`, the form used for provenance in game logs."""
+        return f"{self.file}:{self.line}"
+
+
+@dataclass
+class Diagnostic:
+    """One finding: a stable code, a severity, a message, where, and how to fix it."""
+
+    code: str
+    message: str
+    span: Span | None = None
+    severity: str = "error"
+    hint: str | None = None
+    related: list[tuple[Span, str]] = field(default_factory=list)
+
+    def sort_key(self):
+        s = self.span
+        return (s.file, s.line, s.col, self.code) if s else ("", 0, 0, self.code)
+
+    def headline(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        return f"{where}{self.severity}[{self.code}]: {self.message}"
+
+    def to_json(self) -> dict:
+        s = self.span
+        return {
+            "file": s.file if s else None,
+            "line": s.line if s else None,
+            "column": s.col if s else None,
+            "end_line": (s.end_line or s.line) if s else None,
+            "end_column": (s.end_col or s.col) if s else None,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint,
+            "related": [{"file": r.file, "line": r.line, "column": r.col, "note": n} for r, n in self.related],
+        }
+
+
+class CivError(Exception):
+    """A failure the user caused; carries one or more diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.headline() for d in diagnostics))
+
+
+def error(code: str, message: str, span: Span | None = None, hint: str | None = None,
+          related: list[tuple[Span, str]] | None = None) -> CivError:
+    """Shorthand for raising a single-diagnostic `CivError`."""
+    return CivError(Diagnostic(code, message, span, "error", hint, list(related or [])))
+
+
+def _source_line(path: str, line: int, cache: dict[str, list[str]]) -> str | None:
+    if path not in cache:
+        try:
+            cache[path] = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            cache[path] = []
+    lines = cache[path]
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def render_text(diagnostics: list[Diagnostic], sources: dict[str, list[str]] | None = None) -> str:
+    """Human output: headline, the source line with a caret, related locations and a hint."""
+    cache: dict[str, list[str]] = dict(sources or {})
+    out: list[str] = []
+    for d in diagnostics:
+        out.append(d.headline())
+        if d.span:
+            text = _source_line(d.span.file, d.span.line, cache)
+            if text is not None:
+                gutter = f"{d.span.line:>4} | "
+                out.append(gutter + text)
+                width = 1
+                if d.span.end_line == d.span.line and d.span.end_col > d.span.col:
+                    width = d.span.end_col - d.span.col
+                out.append(" " * (len(gutter) + d.span.col - 1) + "^" * max(1, min(width, 60)))
+        for span, note in d.related:
+            out.append(f"  note: {span}: {note}")
+        if d.hint:
+            out.append(f"  help: {d.hint}")
+    return "\n".join(out)

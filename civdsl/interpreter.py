@@ -1,0 +1,463 @@
+"""Run a compiled `Program`: set up the state, play rounds of phases in their orders, ask agents for
+decisions, check victory, and record every change with the rule (file:line) that made it.
+
+The interpreter knows no game. It knows phases and steps, orders of play, counters, zones, dice and
+decisions; what they mean comes from the ruleset.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .builtins import fmt, type_name
+from .compiler import EndOfGame, Program
+from .diagnostics import CivError, Span
+from .state import GameState, Player, ZoneRef, to_jsonable
+from .values import Callable_, EntityObj, RuleError
+
+DEFAULT_STEP_BUDGET = 2_000_000
+HARD_ROUND_CAP = 10_000
+
+
+class Ctx:
+    """The running context handed to every compiled closure."""
+
+    __slots__ = ("game", "locals", "span", "steps", "depth", "budget")
+
+    def __init__(self, game: "Game", budget: int):
+        self.game = game
+        self.locals: dict[str, Any] = {}
+        self.span: Span | None = None
+        self.steps = 0
+        self.depth = 0
+        self.budget = budget
+
+
+@dataclass
+class Decision:
+    """A question to one player's agent: the legal options were computed by the rule."""
+
+    game: "Game"
+    player: Player
+    tag: str
+    options: list
+    span: Span
+
+    @property
+    def labels(self) -> list[str]:
+        return [fmt(o) for o in self.options]
+
+    def observation(self) -> dict:
+        return self.game.observation(self.player)
+
+
+@dataclass
+class GameResult:
+    """How the game ended and the final standings."""
+
+    reason: str
+    rounds: int
+    winners: list[str]
+    ranking: list[dict] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"reason": self.reason, "rounds": self.rounds, "winners": self.winners, "ranking": self.ranking}
+
+
+class Game:
+    """One game of a program with a number of players, a seed and one agent per player."""
+
+    def __init__(self, program: Program, num_players: int, seed: int, agents: list, *,
+                 logging: bool = True, echo: Callable[[str], None] | None = None,
+                 max_rounds: int | None = None, budget: int = DEFAULT_STEP_BUDGET,
+                 check_invariants: bool = False):
+        self.program = program
+        self.rs = program.ruleset
+        self.state = GameState([Player(i, f"P{i + 1}") for i in range(num_players)], rng=random.Random(seed))
+        self.agents = agents
+        for p, a in zip(self.state.players, agents):
+            p.agent = getattr(a, "name", "")
+        self.logging = logging
+        self.echo = echo
+        self.events: list[dict] = []
+        self.max_rounds = max_rounds
+        self.check_invariants = check_invariants
+        self.c = Ctx(self, budget)
+        self._display: dict[str, str] = {}
+        self._pending_finish = False
+        self.visibility = {k: v for k, v in program.zones.items()}
+
+    # -- provenance and the log -----------------------------------------------------------------------
+    def where(self, span: Span | None) -> str | None:
+        if span is None:
+            return None
+        name = self._display.get(span.file)
+        if name is None:
+            name = self._display[span.file] = self.rs.display(span.file)
+        return f"{name}:{span.line}"
+
+    def emit(self, kind: str, **fields) -> None:
+        if not self.logging:
+            return
+        ev = {"type": kind, "round": self.state.round}
+        ev.update(fields)
+        ev["rule"] = self.where(self.c.span)
+        self.events.append(ev)
+
+    def narrate(self, text: str) -> None:
+        self.emit("log", text=text)
+        if self.echo:
+            self.echo(text)
+
+    # -- state changes (every one is logged with its rule) --------------------------------------------------
+    def _bounded(self, key, name: str, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"counter `{name}` holds whole numbers, not {type_name(value)}")
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise TypeError(f"counter `{name}` holds whole numbers, got {value}")
+            value = int(value)
+        lo, hi = self.program.bounds.get(key, (None, None))
+        if lo is not None and value < lo:
+            value = lo
+        if hi is not None and value > hi:
+            value = hi
+        return value
+
+    def set_global(self, name: str, op: str, value) -> None:
+        st = self.state
+        if ("global", name) in self.program.counters:
+            old = st.counters[name]
+            new = self._bounded(("global", name), name, _apply(op, old, value))
+            st.counters[name] = new
+        else:
+            old = st.vars.get(name)
+            new = _apply(op, old, value)
+            st.vars[name] = new
+        if new != old:
+            self.emit("set", target=name, value=to_jsonable(new), was=to_jsonable(old))
+
+    def set_player(self, p: Player, name: str, op: str, value) -> None:
+        if name in p.counters:
+            old = p.counters[name]
+            new = self._bounded(("player", name), name, _apply(op, old, value))
+            p.counters[name] = new
+        elif name in p.vars:
+            old = p.vars[name]
+            new = _apply(op, old, value)
+            p.vars[name] = new
+        else:
+            raise KeyError(f"player has no counter or variable `{name}`")
+        if new != old:
+            self.emit("set", target=f"{p.name}.{name}", value=to_jsonable(new), was=to_jsonable(old))
+
+    def zone_add(self, z: ZoneRef, item) -> None:
+        z.items.append(item)
+        self.emit("add", zone=z.label(), item=to_jsonable(item))
+
+    def zone_remove(self, z: ZoneRef, item) -> None:
+        try:
+            z.items.remove(item)
+        except ValueError:
+            raise ValueError(f"{fmt(item)} is not in {z.label()}") from None
+        self.emit("remove", zone=z.label(), item=to_jsonable(item))
+
+    def zone_move(self, src: ZoneRef, dst: ZoneRef, item) -> None:
+        try:
+            src.items.remove(item)
+        except ValueError:
+            raise ValueError(f"{fmt(item)} is not in {src.label()}") from None
+        dst.items.append(item)
+        self.emit("move", item=to_jsonable(item), source=src.label(), to=dst.label())
+
+    def zone_shuffle(self, z: ZoneRef) -> None:
+        self.state.rng.shuffle(z.items)
+        self.emit("shuffle", zone=z.label())
+
+    def skip(self, phase: str) -> None:
+        p = self.state.current
+        if p is None:
+            raise ValueError("`skip` needs a current player")
+        self.state.skips.add((p.index, phase))
+        self.emit("skip", player=p.name, phase=phase)
+
+    # -- decisions ------------------------------------------------------------------------------------
+    def decide(self, p: Player, tag: str, options: list, span: Span):
+        if not options:
+            raise RuleError("RUN021", f"{p.name} must choose \"{tag}\" but the rule offers no options", span,
+                            "the rule should offer at least one option (for example a `none` choice)")
+        if len(options) == 1:
+            choice = 0
+        else:
+            saved = (self.c.locals, self.c.span)
+            choice = self.agents[p.index].choose(Decision(self, p, tag, options, span))
+            self.c.locals, self.c.span = saved
+            if not isinstance(choice, int) or not 0 <= choice < len(options):
+                raise RuleError("RUN022", f"agent of {p.name} gave an invalid choice {choice!r} for \"{tag}\"", span)
+        self.emit("decision", player=p.name, tag=tag, options=len(options), choice=choice,
+                  value=to_jsonable(options[choice]))
+        return options[choice]
+
+    def score_option(self, p: Player, tag: str, option) -> Any:
+        """The ruleset's heuristic score of an option (for the greedy agent), or None."""
+        fn = self.program.heuristics.get(tag)
+        if fn is None:
+            return None
+        c = self.c
+        saved = (c.locals, c.span, self.logging)
+        c.locals = {"player": p, "option": option}
+        self.logging = False
+        try:
+            return fn(c)
+        finally:
+            c.locals, c.span, self.logging = saved
+
+    def observation(self, p: Player) -> dict:
+        return self.state.observation(p, self.visibility)
+
+    # -- set-up ---------------------------------------------------------------------------------------
+    def _eval(self, fn: Callable, span: Span, player: Player | None = None):
+        c = self.c
+        c.span = span
+        c.locals = {"player": player} if player is not None else {}
+        try:
+            return fn(c)
+        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
+            from .compiler import _py_error
+            raise RuleError("RUN001", _py_error(exc), span) from None
+
+    def init(self) -> None:
+        """Evaluate parameters, dice, tables and things, then create every counter, variable and zone."""
+        prog, st = self.program, self.state
+        for name, fn, span in prog.params:
+            st.vars[name] = self._eval(fn, span)
+        for die in prog.dice.values():
+            if callable(die.faces):
+                faces = self._eval(die.faces, None)
+                if not isinstance(faces, list) or not faces:
+                    raise RuleError("DIE001", f"die `{die.name}` needs a non-empty list of faces", None)
+                die.faces = faces
+        for t in prog.tables.values():
+            t.rows = [(lo, hi, self._eval(v, None) if callable(v) else v) for lo, hi, v in t.rows]
+        for ent in prog.entities.values():
+            for name, v in list(ent.fields.items()):
+                if isinstance(v, tuple) and callable(v[0]):
+                    fn, kf, span = v
+                    ent.fields[name] = (check_field(prog, ent, kf, self._eval(fn, span), span),)
+        for (scope, name), (lo, hi, init, span) in prog.counters.items():
+            bounds = (self._eval(lo, span) if lo else None, self._eval(hi, span) if hi else None)
+            prog.bounds[(scope, name)] = bounds
+        for (scope, name), (lo, hi, init, span) in prog.counters.items():
+            for owner in (st.players if scope == "player" else [None]):
+                value = self._bounded((scope, name), name, self._eval(init, span, owner))
+                (owner.counters if owner else st.counters)[name] = value
+        for (scope, name), (init, span) in prog.vars.items():
+            for owner in (st.players if scope == "player" else [None]):
+                (owner.vars if owner else st.vars)[name] = self._eval(init, span, owner)
+        for (scope, name) in prog.zones:
+            for owner in (st.players if scope == "player" else [None]):
+                (owner.zones if owner else st.zones)[name] = []
+        st.maps = dict(prog.maps)
+
+    # -- playing ------------------------------------------------------------------------------------
+    def _order(self, order, keys: list[Callable]) -> list[Player]:
+        players = list(self.state.players)
+        if order is None or order.mode in ("seat", "simultaneous", "turn", "once"):
+            return players
+        c = self.c
+
+        def key(p):
+            c.locals = {"player": p}
+            return tuple(k(c) for k in keys)
+        ranked = sorted(players, key=key)
+        return list(reversed(ranked)) if order.mode == "inverse" else ranked
+
+    def run_phase(self, name: str, only: Player | None) -> None:
+        ph = self.program.phases[name]
+        st, c = self.state, self.c
+        st.phase = name
+        c.span = ph.span
+        once = ph.order is not None and ph.order.mode == "once" and only is None
+        participants: list = [None] if once else ([only] if only else self._order(ph.order, ph.order_keys))
+        self.emit("phase", phase=name, order=[p.name for p in participants if p] if only is None else None)
+        for p in participants:
+            if p is not None and (p.index, name) in st.skips:
+                continue
+            st.current = p
+            c.locals = {"player": p}
+            if ph.when is not None:
+                c.span = ph.span
+                if not ph.when(c):
+                    continue
+            for step_name, _title, fn, span in ph.steps:
+                st.step = step_name
+                c.locals = {"player": p}
+                c.steps = 0
+                c.span = span
+                fn(c)
+        if self.check_invariants:
+            self.verify_invariants()
+
+    def verify_invariants(self) -> None:
+        c = self.c
+        for name, fn, span in self.program.invariants:
+            c.locals = {}
+            c.span = span
+            if not fn(c):
+                raise RuleError("INV001", f"invariant \"{name}\" broken after phase `{self.state.phase}` "
+                                f"of round {self.state.round}", span)
+
+    def _victory(self, name, default=None):
+        v = self.program.victory.get(name)
+        return v[0] if v else default
+
+    def _check_victory(self, moment: str) -> bool:
+        """True when the game ends now."""
+        if self._victory("check", "turn" if self.program.sequence and self.program.sequence.turns else "round") != moment:
+            return False
+        winner_fn, over_fn = self._victory("winner"), self._victory("game_over")
+        c = self.c
+        triggered = False
+        if over_fn is not None:
+            c.locals = {}
+            triggered = bool(over_fn(c))
+        if not triggered and winner_fn is not None:
+            for p in self.state.players:
+                c.locals = {"player": p}
+                if winner_fn(c):
+                    triggered = True
+                    break
+        if not triggered:
+            return False
+        if self._victory("finish", "immediately") == "round" and moment != "round":
+            self._pending_finish = True
+            return False
+        return True
+
+    def result(self, reason: str) -> GameResult:
+        c, prog = self.c, self.program
+        winner_fn = self._victory("winner")
+        rank_fns = self._victory("rank", [])
+        score_fn = self._victory("score")
+        breakdown = self._victory("breakdown", [])
+        rows = []
+        for p in self.state.players:
+            c.locals = {"player": p}
+            wins = bool(winner_fn(c)) if winner_fn is not None and reason != "round cap" else False
+            keys = [to_jsonable(k(c)) for k in rank_fns]
+            row = {"player": p.name, "seat": p.seat, "winner_condition": wins, "keys": keys}
+            if score_fn is not None:
+                row["score"] = to_jsonable(score_fn(c))
+            if breakdown:
+                row["breakdown"] = {k: to_jsonable(f(c)) for k, f in breakdown}
+            rows.append(row)
+        rows.sort(key=lambda r: ([r["winner_condition"]] + r["keys"]), reverse=True)
+        winners: list[str] = []
+        if reason != "round cap" and rows:
+            top = rows[0]
+            winners = [r["player"] for r in rows
+                       if r["winner_condition"] == top["winner_condition"] and r["keys"] == top["keys"]]
+        for i, r in enumerate(rows, 1):
+            r["place"] = i
+        return GameResult(reason, self.state.round, winners, rows)
+
+    def run(self) -> GameResult:
+        """Set up and play to the end; returns the result (also logged as the last event)."""
+        prog, st, c = self.program, self.state, self.c
+        self.init()
+        cap = self.max_rounds
+        if cap is None:
+            cap_fn = self._victory("max_rounds")
+            cap = self._eval(cap_fn, self.program.victory["max_rounds"][1]) if cap_fn else HARD_ROUND_CAP
+        cap = min(int(cap), HARD_ROUND_CAP)
+        seq = prog.sequence
+        reason = "round cap"
+        try:
+            if prog.setup is not None:
+                st.phase = "setup"
+                c.locals, c.steps = {}, 0
+                prog.setup(c)
+            while st.round < cap:
+                st.round += 1
+                c.span = seq.span
+                self.emit("round", n=st.round)
+                if self._play_round():
+                    reason = "victory"
+                    break
+            else:
+                reason = "round cap"
+        except EndOfGame:
+            reason = "ended by rule"
+        st.current = None
+        res = self.result(reason)
+        c.span = None
+        self.emit("end", **res.to_json())
+        return res
+
+    def _play_round(self) -> bool:
+        seq, st = self.program.sequence, self.state
+        names = [n for n, _ in seq.phases]
+        if seq.turns is not None:
+            for p in self._order(seq.turns, self.program.turn_keys):
+                st.current = p
+                self.emit("turn", player=p.name)
+                for name in names:
+                    self.run_phase(name, p)
+                    if self._check_victory("phase"):
+                        return True
+                st.skips = {s for s in st.skips if s[0] != p.index}
+                if self._check_victory("turn"):
+                    return True
+        else:
+            for name in names:
+                self.run_phase(name, None)
+                if self._check_victory("phase"):
+                    return True
+            st.skips.clear()
+        if self._check_victory("round") or self._pending_finish:
+            return True
+        return False
+
+
+def _apply(op: str, old, value):
+    if op == "=":
+        return value
+    from .compiler import _combine
+    return _combine(op, old, value)
+
+
+def check_field(prog: Program, ent: EntityObj, kf, value, span: Span):
+    """Check a thing's field value against its kind's declared type (refs must name real things)."""
+    t = kf.type
+
+    def check(t, v, where):
+        base = t[0]
+        if base == "any" or v is None:
+            return
+        if base == "int" and not (isinstance(v, int) and not isinstance(v, bool)):
+            raise RuleError("TYP003", f"{where} must be a whole number, got {fmt(v)}", span)
+        if base == "number" and not isinstance(v, (int, float)):
+            raise RuleError("TYP003", f"{where} must be a number, got {fmt(v)}", span)
+        if base == "text" and not isinstance(v, str):
+            raise RuleError("TYP003", f"{where} must be a text, got {fmt(v)}", span)
+        if base == "bool" and not isinstance(v, bool):
+            raise RuleError("TYP003", f"{where} must be true or false, got {fmt(v)}", span)
+        if base == "record" and not isinstance(v, dict):
+            raise RuleError("TYP003", f"{where} must be a record, got {fmt(v)}", span)
+        if base == "list":
+            if not isinstance(v, list):
+                raise RuleError("TYP003", f"{where} must be a list, got {fmt(v)}", span)
+            if len(t) > 1:
+                for item in v:
+                    check(t[1], item, f"each item of {where}")
+        if base == "ref":
+            target = prog.entities.get(v) if isinstance(v, str) else None
+            if target is None or target.kind != t[1]:
+                from .names import suggest
+                guess = suggest(str(v), prog.by_kind.get(t[1], []))
+                raise RuleError("REF001", f"{where} names {t[1]} \"{fmt(v)}\", which does not exist", span,
+                                f"did you mean \"{guess}\"?" if guess else f"declare `{t[1]} \"{fmt(v)}\" {{ ... }}`")
+
+    check(t, value, f"`{kf.name}` of {ent.kind} \"{ent.name}\"")
+    return value

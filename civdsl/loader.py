@@ -1,0 +1,238 @@
+"""Load a ruleset: resolve `import` and `extends`, apply overlays, and collect the effective rules.
+
+The result, a `Ruleset`, is an ordered map from rule keys (kind, name) to declarations plus, for
+every key, the chain of places that shaped it (defined, replaced, modified) — the provenance that
+`check` and the game log report. Paths in rule files are relative to the file that names them and
+may never leave the rulesets root (no absolute paths, no escaping `..`).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from . import ast as A
+from .diagnostics import CivError, Diagnostic, Span, error
+from .parser import parse_file
+
+MAX_FILES = 200
+
+
+@dataclass
+class Ruleset:
+    """The effective rules of one edition plus any selected options and house rules."""
+
+    entry: str
+    root: Path
+    decls: dict[tuple[str, str], A.Decl] = field(default_factory=dict)
+    history: dict[tuple[str, str], list[tuple[Span, str]]] = field(default_factory=dict)
+    options: dict[str, A.Option] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def game(self) -> A.GameDecl | None:
+        return self.decls.get(("game", ""))  # type: ignore[return-value]
+
+    def game_field(self, name: str):
+        """A literal field of the `game` block (edition, players...), or None."""
+        g = self.game
+        for f in (g.fields if g else []):
+            if f.name == name:
+                return f.value
+        return None
+
+    def edition(self) -> str:
+        value = self.game_field("edition")
+        return value.value if isinstance(value, A.Literal) else Path(self.entry).parent.name
+
+    def of(self, cls) -> list:
+        return [d for d in self.decls.values() if isinstance(d, cls)]
+
+    def digest(self) -> str:
+        """Hash of every source that shaped these rules, in load order: a log's guard on replay."""
+        h = hashlib.sha256()
+        for f in self.files:
+            h.update(self.display(f).encode())
+            h.update(b"\0")
+            h.update(self.sources.get(f, "").encode())
+            h.update(b"\0")
+        return h.hexdigest()[:16]
+
+    def display(self, path: str) -> str:
+        """A stable, machine-independent name for a source file (relative to the rulesets root)."""
+        try:
+            return Path(path).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return Path(path).name
+
+
+def resolve_inside(base_file: str, rel: str, root: Path, span: Span, what: str) -> Path:
+    """Resolve `rel` against the folder of `base_file`, refusing paths that leave `root`."""
+    if Path(rel).is_absolute() or rel.startswith(("/", "\\")) or ":" in rel[:3]:
+        raise error("LOAD002", f"{what} path `{rel}` is absolute", span,
+                    "paths in rule files are relative to the file that names them")
+    target = (Path(base_file).resolve().parent / rel).resolve()
+    try:
+        target.relative_to(root)
+    except ValueError:
+        raise error("LOAD003", f"{what} path `{rel}` leaves the rulesets folder", span,
+                    f"keep files inside {root}") from None
+    return target
+
+
+class Loader:
+    """Reads files once each, detects cycles, and merges declarations with overlay rules."""
+
+    def __init__(self, root: Path):
+        self.root = root.resolve()
+        self.cache: dict[Path, A.RuleFile] = {}
+        self.stack: list[Path] = []
+        self.count = 0
+
+    def read(self, path: Path, span: Span | None) -> A.RuleFile:
+        path = path.resolve()
+        if path in self.stack:
+            raise error("LOAD004", f"`{path.name}` imports itself through a cycle", span,
+                        "remove one of the imports in the cycle")
+        if path not in self.cache:
+            self.count += 1
+            if self.count > MAX_FILES:
+                raise error("LOAD005", f"more than {MAX_FILES} rule files", span)
+            if not path.is_file():
+                raise error("LOAD001", f"rule file `{path.name}` not found", span or Span(str(path), 1, 1),
+                            "check the path; it is relative to the file that names it")
+            self.cache[path] = parse_file(str(path))
+        return self.cache[path]
+
+    def load_into(self, rs: Ruleset, path: Path, span: Span | None, overlay: bool) -> None:
+        rf = self.read(path, span)
+        key = path.resolve()
+        if str(key) in rs.files:
+            return
+        self.stack.append(key)
+        try:
+            # `extends` first: the base must exist before this file's overrides apply to it.
+            extends = [i for i in rf.items if isinstance(i, A.Extends)]
+            for ext in extends:
+                self.load_into(rs, resolve_inside(rf.path, ext.path, self.root, ext.span, "extends"), ext.span, False)
+            for item in rf.items:
+                if isinstance(item, A.Import):
+                    self.load_into(rs, resolve_inside(rf.path, item.path, self.root, item.span, "import"),
+                                   item.span, False)
+            rs.files.append(str(key))
+            rs.sources[str(key)] = Path(key).read_text(encoding="utf-8")
+            is_overlay = overlay or bool(extends)
+            for item in rf.items:
+                if not isinstance(item, (A.Import, A.Extends)):
+                    apply_decl(rs, item, is_overlay)
+        finally:
+            self.stack.pop()
+
+
+def apply_decl(rs: Ruleset, item: A.Decl, overlay: bool) -> None:
+    """Merge one declaration; redefinitions must say `replace`, and overrides must hit something."""
+    if isinstance(item, A.Option):
+        if item.name in rs.options:
+            prev = rs.options[item.name]
+            rs.diagnostics.append(Diagnostic("DUP001", f"option `{item.name}` is defined twice", item.span, "error",
+                                             "rename one of them", [(prev.span, "first defined here")]))
+        rs.options[item.name] = item
+        return
+    key = item.key()
+    hist = rs.history.setdefault(key, [])
+    if isinstance(item, A.Replace):
+        if key not in rs.decls:
+            rs.diagnostics.append(_missing(rs, item, key, "replace"))
+            return
+        rs.decls[key] = item.item
+        hist.append((item.span, "replaced"))
+    elif isinstance(item, A.Remove):
+        if key not in rs.decls:
+            rs.diagnostics.append(_missing(rs, item, key, "remove"))
+            return
+        del rs.decls[key]
+        hist.append((item.span, "removed"))
+    elif isinstance(item, A.Modify):
+        if key not in rs.decls:
+            rs.diagnostics.append(_missing(rs, item, key, "modify"))
+            return
+        rs.decls[key] = modify(rs.decls[key], item)
+        hist.append((item.span, "modified"))
+    else:
+        if key in rs.decls:
+            prev = rs.decls[key]
+            what = f"{key[0]} `{key[1]}`" if key[1] else f"the `{key[0]}` block"
+            hint = ("an overlay must say `replace` (or `modify`) to change a rule of its base"
+                    if overlay else "rename one of them, or remove the duplicate")
+            rs.diagnostics.append(Diagnostic("DUP001", f"{what} is defined twice", item.span, "error", hint,
+                                             [(prev.span, "first defined here")]))
+            return
+        rs.decls[key] = item
+        hist.append((item.span, "defined"))
+
+
+def _missing(rs: Ruleset, item: A.Decl, key, verb: str) -> Diagnostic:
+    names = sorted(n for (k, n) in rs.decls if k == key[0])
+    from .names import suggest
+    guess = suggest(key[1], names)
+    hint = f"did you mean `{guess}`?" if guess else f"there is no {key[0]} `{key[1]}` to {verb}"
+    return Diagnostic("OVL001", f"cannot {verb} {key[0]} `{key[1]}`: it does not exist", item.span, "error", hint)
+
+
+def modify(decl: A.Decl, mod: A.Modify) -> A.Decl:
+    """Apply `modify kind "name" { field: value }`: entity fields, param `value`, table rows."""
+    if isinstance(decl, A.Param):
+        for f in mod.fields:
+            if f.name != "value":
+                raise error("OVL002", f"a param has only `value`, not `{f.name}`", f.span)
+            decl = replace(decl, value=f.value, span=f.span)
+        return decl
+    if isinstance(decl, A.Entity):
+        fields = {f.name: f for f in decl.fields}
+        for f in mod.fields:
+            fields[f.name] = f
+        return replace(decl, fields=list(fields.values()))
+    if isinstance(decl, (A.GameDecl, A.Victory, A.Track)):
+        fields = {f.name: f for f in decl.fields}
+        for f in mod.fields:
+            fields[f.name] = f
+        return replace(decl, fields=list(fields.values()))
+    raise error("OVL003", f"`modify` does not apply to a {mod.kind}; use `replace`", mod.span)
+
+
+def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rules: list[str] | None = None,
+                 root: Path | None = None) -> Ruleset:
+    """Load an edition's entry file, then the selected options and house-rule overlays, in order."""
+    entry = Path(entry).resolve()
+    root = (root or entry.parent.parent).resolve()
+    rs = Ruleset(str(entry), root)
+    loader = Loader(root)
+    loader.load_into(rs, entry, None, False)
+    for name in options or []:
+        opt = rs.options.get(name)
+        if opt is None:
+            from .names import suggest
+            guess = suggest(name, sorted(rs.options))
+            known = ", ".join(sorted(rs.options)) or "none"
+            raise error("CFG010", f"edition `{rs.edition()}` has no option `{name}`", None,
+                        (f"did you mean `{guess}`? " if guess else "") + f"options: {known}")
+        for item in opt.items:
+            apply_decl(rs, item, True)
+    for hr in house_rules or []:
+        hr_path = Path(hr).resolve()
+        hr_loader = Loader(hr_path.parent)
+        hr_loader.cache = loader.cache
+        rf = hr_loader.read(hr_path, None)
+        rs.files.append(str(hr_path))
+        rs.sources[str(hr_path)] = hr_path.read_text(encoding="utf-8")
+        for item in rf.items:
+            if isinstance(item, A.Import):
+                hr_loader.load_into(rs, resolve_inside(rf.path, item.path, hr_path.parent, item.span, "import"),
+                                    item.span, True)
+            elif not isinstance(item, A.Extends):
+                apply_decl(rs, item, True)
+    if rs.diagnostics:
+        raise CivError(sorted(rs.diagnostics, key=Diagnostic.sort_key))
+    return rs

@@ -1,0 +1,87 @@
+"""Runtime values of the language that are not plain JSON: dice, tables, entities, callables.
+
+Also the runtime error type: every failure while rules execute is a `RuleError` with the source span
+of the statement or expression that failed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .diagnostics import CivError, Diagnostic, Span
+
+
+class RuleError(CivError):
+    """A rule failed while running; carries the rule's location."""
+
+    def __init__(self, code: str, message: str, span: Span | None, hint: str | None = None):
+        super().__init__(Diagnostic(code, message, span, "error", hint))
+        self.code = code
+
+
+class IllegalAction(RuleError):
+    """`fail "..."` in a rule: the attempted action is not allowed."""
+
+
+@dataclass(eq=False)
+class Die:
+    """A die and its faces (numbers, names or records)."""
+    name: str
+    faces: list
+
+    def __repr__(self):
+        return self.name
+
+
+@dataclass(eq=False)
+class TableValue:
+    """A lookup table; rows map an int, an int range or a string to a value."""
+    name: str
+    die: Die | None
+    rows: list[tuple[Any, Any, Any]]
+
+    def lookup(self, key):
+        for lo, hi, value in self.rows:
+            if isinstance(lo, int) and isinstance(key, int) and not isinstance(key, bool):
+                if lo <= key <= hi:
+                    return value
+            elif lo == key:
+                return value
+        raise KeyError(key)
+
+    def __repr__(self):
+        return self.name
+
+
+@dataclass(eq=False)
+class EntityObj:
+    """One declared thing (card, calamity, wonder...): its kind and its fields with defaults applied."""
+    kind: str
+    name: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    span: Span | None = None
+
+
+@dataclass(eq=False)
+class Callable_:
+    """A procedure or an entity's block: parameters and a compiled body."""
+    name: str
+    params: list[str]
+    body: Callable | None
+    span: Span
+    this: str | None = None
+
+    def __repr__(self):
+        return self.name
+
+
+@dataclass(eq=False)
+class Builtin:
+    """A function the interpreter provides (generic: counting, dice, zones, map queries)."""
+    name: str
+    fn: Callable
+    arity: tuple[int, int]
+    doc: str = ""
+
+    def __repr__(self):
+        return self.name
