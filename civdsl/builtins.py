@@ -13,6 +13,7 @@ from .state import Player, ZoneRef
 from .values import Builtin, Die, EntityObj, RuleError, TableValue
 
 REGISTRY: dict[str, Builtin] = {}
+_MISSING = object()
 
 
 def builtin(name: str, lo: int, hi: int | None = None, doc: str = ""):
@@ -176,10 +177,15 @@ def _keys(c, r):
     return list(r.keys())
 
 
-@builtin("get", 3, doc="A record's value for a key, or a default.")
+@builtin("get", 3, doc="A record's, table's or thing's value for a key or field, or a default.")
 def _get(c, r, k, default):
     if isinstance(r, dict):
         return r.get(k, default)
+    if isinstance(r, str) and r in c.game.program.entities:
+        v = c.game.program.entities[r].fields.get(k, _MISSING)
+        if v is _MISSING:
+            return default
+        return v[0] if isinstance(v, tuple) else v
     if isinstance(r, TableValue):
         try:
             return r.lookup(k)

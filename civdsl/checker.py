@@ -64,7 +64,7 @@ def check_paths(paths: list[str]) -> tuple[list[Diagnostic], int]:
     parsed: dict[Path, A.RuleFile] = {}
     for f in files:
         try:
-            parsed[f] = parse_file(str(f))
+            parsed[f] = parse_file(str(f.resolve()))
         except CivError as exc:
             diags.extend(exc.diagnostics)
     for f, rf in parsed.items():

@@ -107,8 +107,7 @@ def cmd_check(args) -> int:
     else:
         if diags:
             print(render_text(diags))
-        print(f"checked {nfiles + len(configs)} file(s): {len(errors)} error(s), {len(diags) - len(errors)} warning(s)",
-              file=sys.stderr)
+        print(f"checked {nfiles + len(configs)} file(s): {len(errors)} error(s), {len(diags) - len(errors)} warning(s)")
     if usage and configs and not civ:
         return EXIT_USAGE if errors else EXIT_OK
     return EXIT_FINDINGS if errors else EXIT_OK

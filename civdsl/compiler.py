@@ -433,6 +433,22 @@ class Compiler:
                      t.span, "declare it with `let` (a local) or `global var`/`global counter` (game state)")
             return lambda c: None
         obj = self.expr(t.obj, scope)
+        if isinstance(t, A.Index):
+            key = self.expr(t.key, scope)
+
+            def run_index(c):
+                target = obj(c)
+                name = key(c)
+                if isinstance(target, dict):  # a local record
+                    target[name] = _combine(op, target[name], value(c)) if op != "=" else value(c)
+                    return
+                if not isinstance(target, Player):
+                    raise TypeError(f"only a player's counters or a record's keys can be set by name, "
+                                    f"not {type_name(target)}'s")
+                if not isinstance(name, str):
+                    raise TypeError(f"a counter name must be a text, got {type_name(name)}")
+                c.game.set_player(target, name, op, value(c))
+            return run_index
         field_name = t.name
         if field_name not in self.player_fields:
             self.err("NAM003", f"no player counter or variable `{field_name}`", t.span,
@@ -699,7 +715,8 @@ class Compiler:
     def e_Index(self, e: A.Index, scope):
         obj = self.expr(e.obj, scope)
         key = self.expr(e.key, scope)
-        return lambda c: get_index(obj(c), key(c))
+        prog = self.prog
+        return lambda c: get_index(obj(c), key(c), prog)
 
     def e_Call(self, e: A.Call, scope: Scope):
         args = [self.expr(a, scope) for a in e.args]
@@ -895,7 +912,9 @@ def entity_field(ent: EntityObj, name: str):
     raise KeyError(f"{ent.kind} `{ent.name}` has no field `{name}`")
 
 
-def get_index(o, key):
+def get_index(o, key, prog=None):
+    if isinstance(o, Player) and isinstance(key, str):
+        return get_attr(prog, o, key)
     if isinstance(o, TableValue):
         return o.lookup(key)
     if isinstance(o, dict):

@@ -6,8 +6,20 @@ Everything a user can cause (a bad rule file, a bad config, a rule that fails at
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+
+def display_path(path: str) -> str:
+    """Paths as users expect to read them: relative to the working folder when inside it."""
+    if not os.path.isabs(path):
+        return path
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +33,7 @@ class Span:
     end_col: int = 0
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+        return f"{display_path(self.file)}:{self.line}:{self.col}"
 
     def short(self) -> str:
         """`file:line`, the form used for provenance in game logs."""
@@ -50,7 +62,7 @@ class Diagnostic:
     def to_json(self) -> dict:
         s = self.span
         return {
-            "file": s.file if s else None,
+            "file": display_path(s.file) if s else None,
             "line": s.line if s else None,
             "column": s.col if s else None,
             "end_line": (s.end_line or s.line) if s else None,
@@ -59,7 +71,7 @@ class Diagnostic:
             "severity": self.severity,
             "message": self.message,
             "hint": self.hint,
-            "related": [{"file": r.file, "line": r.line, "column": r.col, "note": n} for r, n in self.related],
+            "related": [{"file": display_path(r.file), "line": r.line, "column": r.col, "note": n} for r, n in self.related],
         }
 
 

@@ -283,8 +283,8 @@ class _ToAst(Transformer):
     def assign_stmt(self, meta, c):
         name, *trailers, op, value = c
         target = self._postfix(meta, name, trailers)
-        if not isinstance(target, (A.Name, A.Attr)):
-            raise error("SYN005", "only a name or `thing.field` can be assigned", target.span,
+        if not isinstance(target, (A.Name, A.Attr, A.Index)):
+            raise error("SYN005", "only a name, `player.field` or `player[field]` can be assigned", target.span,
                         "assign to a counter or variable, e.g. `player.food += 3`")
         return A.Assign(target, str(op), value, self.s(meta))
 
@@ -365,7 +365,11 @@ class _ToAst(Transformer):
         return A.Choose(c[0], _unquote(c[1]), c[2], self.s(meta))
 
     def if_expr(self, meta, c):
-        return A.IfExpr(c[0], c[1], c[2], self.s(meta))
+        node = c[-1]
+        pairs = list(zip(c[0:-1:2], c[1:-1:2]))
+        for cond, then in reversed(pairs):
+            node = A.IfExpr(cond, then, node, self.s(meta))
+        return node
 
     def or_op(self, meta, c):
         return A.BoolOp("or", c[0], c[1], self.s(meta))
