@@ -412,7 +412,7 @@ class Block:
 
 @dataclass(slots=True)
 class Entity(Decl):
-    """`advance "Pottery" { .. }`: one thing of a declared kind (a card, calamity, wonder...)."""
+    """`card "Example" { .. }`: one thing of a declared kind (a card, calamity, wonder...)."""
     kind: str
     name: str
     fields: list[Field]
