@@ -119,5 +119,5 @@ def make_agents(names: list[str], num_players: int, seed: int) -> list:
         elif n == "human":
             agents.append(HumanAgent())
         else:
-            raise error("CFG012", f"unknown agent `{n}`", None, f"agents: random, greedy, human")
+            raise error("CFG012", f"unknown agent `{n}`", None, "agents: random, greedy, human")
     return agents

@@ -4,14 +4,12 @@ Everything here raises `CivError` (with diagnostics) for anything a user can get
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from pathlib import Path
 
 from . import ast as A
 from .agents import make_agents
 from .compiler import Program, compile_ruleset
 from .config import GameConfig
-from .diagnostics import CivError, Diagnostic, error
+from .diagnostics import CivError, error
 from .editions import find_edition
 from .interpreter import Game, GameResult
 from .loader import Ruleset, load_ruleset

@@ -14,7 +14,7 @@ from . import ast as A
 from .agents import RandomAgent
 from .api import allowed_players
 from .compiler import compile_ruleset
-from .diagnostics import CivError, Diagnostic, Span
+from .diagnostics import CivError, Diagnostic
 from .interpreter import Game
 from .loader import load_ruleset
 from .parser import parse_file

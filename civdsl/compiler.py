@@ -8,7 +8,6 @@ nothing of any game: they read and write the generic state through the running `
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 from . import ast as A

@@ -12,9 +12,9 @@ from typing import Any, Callable
 
 from .builtins import fmt, type_name
 from .compiler import EndOfGame, Program
-from .diagnostics import CivError, Span
+from .diagnostics import Span
 from .state import GameState, Player, ZoneRef, to_jsonable
-from .values import Callable_, EntityObj, RuleError
+from .values import EntityObj, RuleError
 
 DEFAULT_STEP_BUDGET = 2_000_000
 HARD_ROUND_CAP = 10_000
@@ -336,7 +336,7 @@ class Game:
         return True
 
     def result(self, reason: str) -> GameResult:
-        c, prog = self.c, self.program
+        c = self.c
         winner_fn = self._victory("winner")
         rank_fns = self._victory("rank", [])
         score_fn = self._victory("score")
