@@ -47,6 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
     pl.add_argument("--verbose", "-v", action="store_true", help="print the rules' narration as the game goes")
 
+    t = sub.add_parser("test", help="run scenario files (worked examples) and report",
+                       description="Run every scenario (*.yaml with a `scenario:` key) under the paths; "
+                                   "print the differences of failing ones and a summary line.")
+    t.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
+    t.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    t.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+
     r = sub.add_parser("replay", help="re-run a game log and verify it", description="Re-run a JSON Lines game "
                        "log with its recorded decisions and check that every line comes out the same.")
     r.add_argument("log", help="a log written by `civdsl play --log`")
@@ -145,6 +152,34 @@ def cmd_play(args) -> int:
     return EXIT_OK
 
 
+def cmd_test(args) -> int:
+    from .scenario import run_paths
+    outcomes, diags = run_paths(args.paths)
+    failed = [o for o in outcomes if not o.passed]
+    if args.format == "json":
+        print(json.dumps({
+            "passed": len(outcomes) - len(failed), "failed": len(failed), "errors": len(diags),
+            "scenarios": [{"file": o.scenario.path, "scenario": o.scenario.title, "passed": o.passed,
+                           "problems": o.problems, "rules": o.rules} for o in outcomes],
+            "diagnostics": [d.to_json() for d in diags]}, indent=2))
+    else:
+        for o in outcomes:
+            if o.passed and not args.quiet:
+                print(f"PASSED {o.scenario.path}: {o.scenario.title}")
+            elif not o.passed:
+                print(f"FAILED {o.scenario.path}: {o.scenario.title}")
+                source = o.scenario.data.get("source")
+                if source:
+                    print(f"    source: {source}")
+                for problem in o.problems:
+                    print(f"    {problem}")
+        if diags:
+            print(render_text(diags))
+        summary = f"{len(outcomes) - len(failed)} passed, {len(failed)} failed"
+        print(summary + (f", {len(diags)} error(s)" if diags else ""))
+    return EXIT_FINDINGS if failed or diags else EXIT_OK
+
+
 def cmd_replay(args) -> int:
     from .gamelog import replay
     ok, message = replay(args.log)
@@ -172,7 +207,7 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "play": cmd_play, "replay": cmd_replay, "schema": cmd_schema, "list": cmd_list}
+COMMANDS = {"check": cmd_check, "play": cmd_play, "test": cmd_test, "replay": cmd_replay, "schema": cmd_schema, "list": cmd_list}
 
 
 if __name__ == "__main__":  # pragma: no cover

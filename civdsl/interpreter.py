@@ -86,6 +86,7 @@ class Game:
         self.c = Ctx(self, budget)
         self._display: dict[str, str] = {}
         self._pending_finish = False
+        self.started = False
         self.visibility = {k: v for k, v in program.zones.items()}
 
     # -- provenance and the log -----------------------------------------------------------------------
@@ -362,38 +363,51 @@ class Game:
             r["place"] = i
         return GameResult(reason, self.state.round, winners, rows)
 
-    def run(self) -> GameResult:
-        """Set up and play to the end; returns the result (also logged as the last event)."""
-        prog, st, c = self.program, self.state, self.c
+    def start(self, run_setup: bool = True) -> None:
+        """Create the state and run the ruleset's `setup` block (once)."""
         self.init()
+        prog, st, c = self.program, self.state, self.c
+        if run_setup and prog.setup is not None:
+            st.phase = "setup"
+            c.locals, c.steps = {}, 0
+            prog.setup(c)
+        self.started = True
+
+    def round_cap(self) -> int:
         cap = self.max_rounds
         if cap is None:
             cap_fn = self._victory("max_rounds")
             cap = self._eval(cap_fn, self.program.victory["max_rounds"][1]) if cap_fn else HARD_ROUND_CAP
-        cap = min(int(cap), HARD_ROUND_CAP)
-        seq = prog.sequence
-        reason = "round cap"
-        try:
-            if prog.setup is not None:
-                st.phase = "setup"
-                c.locals, c.steps = {}, 0
-                prog.setup(c)
-            while st.round < cap:
-                st.round += 1
-                c.span = seq.span
-                self.emit("round", n=st.round)
-                if self._play_round():
-                    reason = "victory"
-                    break
-            else:
-                reason = "round cap"
-        except EndOfGame:
-            reason = "ended by rule"
-        st.current = None
+        return min(int(cap), HARD_ROUND_CAP)
+
+    def play_round(self) -> bool:
+        """Play the next round; True when the game ends with it."""
+        self.state.round += 1
+        self.c.span = self.program.sequence.span
+        self.emit("round", n=self.state.round)
+        return self._play_round()
+
+    def finish(self, reason: str) -> GameResult:
+        self.state.current = None
         res = self.result(reason)
-        c.span = None
+        self.c.span = None
         self.emit("end", **res.to_json())
         return res
+
+    def run(self) -> GameResult:
+        """Set up (unless already started) and play to the end; the result is also the last log event."""
+        if not self.started:
+            self.start()
+        cap = self.round_cap()
+        reason = "round cap"
+        try:
+            while self.state.round < cap:
+                if self.play_round():
+                    reason = "victory"
+                    break
+        except EndOfGame:
+            reason = "ended by rule"
+        return self.finish(reason)
 
     def _play_round(self) -> bool:
         seq, st = self.program.sequence, self.state
