@@ -5,6 +5,8 @@ Everything here raises `CivError` (with diagnostics) for anything a user can get
 from __future__ import annotations
 
 
+from pathlib import Path
+
 from . import ast as A
 from .agents import make_agents
 from .compiler import Program, compile_ruleset
@@ -18,6 +20,16 @@ from .loader import Ruleset, load_ruleset
 def load_program(edition: str, options: list[str] | None = None, house_rules: list[str] | None = None) -> Program:
     """Load, check and compile an edition with options and house rules; errors raise `CivError`."""
     rs = load_ruleset(find_edition(edition), options=options, house_rules=house_rules)
+    prog, diags = compile_ruleset(rs)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise CivError(errors)
+    return prog
+
+
+def compile_entry(entry: Path) -> Program:
+    """Compile one entry file with its own folder's parent as the rulesets root."""
+    rs = load_ruleset(entry, root=Path(entry).resolve().parent.parent)
     prog, diags = compile_ruleset(rs)
     errors = [d for d in diags if d.severity == "error"]
     if errors:

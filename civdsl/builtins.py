@@ -218,7 +218,8 @@ def _roll(c, what, n=1):
     if not isinstance(what, Die):
         raise TypeError(f"roll() needs a die or a table, got {type_name(what)}")
     faces = [roll_die(c, what) for _ in range(int(n))]
-    c.game.emit("roll", die=what.name, faces=faces)
+    if c.game.logging:
+        c.game.emit("roll", die=what.name, faces=faces)
     return faces[0] if n == 1 else sum(faces)
 
 

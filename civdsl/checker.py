@@ -8,6 +8,7 @@ collected, not raised, so one run reports them all.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from . import ast as A
@@ -73,4 +74,40 @@ def check_paths(paths: list[str]) -> tuple[list[Diagnostic], int]:
     unique: dict[tuple, Diagnostic] = {}
     for d in diags:
         unique.setdefault((d.code, d.message, d.span), d)
-    return sorted(unique.values(), key=Diagnostic.sort_key), len(files)
+    kept = [d for d in unique.values() if not suppressed(d)]
+    return sorted(kept, key=Diagnostic.sort_key), len(files)
+
+
+_IGNORE = re.compile(r"#\s*civdsl:\s*ignore(?:\[([A-Z0-9, ]+)\])?")
+_lines_cache: dict[str, list[str]] = {}
+
+
+def suppressed(d: Diagnostic) -> bool:
+    """A warning is silenced by `# civdsl: ignore` or `# civdsl: ignore[CODE, ...]` on its line."""
+    if d.severity == "error" or d.span is None:
+        return False
+    lines = _lines_cache.get(d.span.file)
+    if lines is None:
+        try:
+            lines = Path(d.span.file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            lines = []
+        _lines_cache[d.span.file] = lines
+    if not 0 < d.span.line <= len(lines):
+        return False
+    m = _IGNORE.search(lines[d.span.line - 1])
+    return bool(m) and (m.group(1) is None or d.code in {c.strip() for c in m.group(1).split(",")})
+
+
+def entries(paths: list[str]) -> list[Path]:
+    """Edition entry files (a `game` block) under the paths, for the simulation tier."""
+    files, _ = civ_files(paths)
+    out = []
+    for f in files:
+        try:
+            rf = parse_file(str(f.resolve()))
+        except CivError:
+            continue
+        if any(isinstance(i, A.GameDecl) for i in rf.items):
+            out.append(f)
+    return out

@@ -12,6 +12,7 @@ import traceback
 
 from . import __version__
 from .diagnostics import CivError, Diagnostic, render_text
+from .report import FORMATS, render
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -32,7 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Check .civ files and folders: syntax, names, kinds, references, phases. "
                                    "YAML files are checked as game configs.")
     c.add_argument("paths", nargs="+", metavar="PATH", help="rule files, folders of rule files, or game configs")
-    c.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    c.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    c.add_argument("--simulate", type=int, metavar="N", default=0,
+                   help="also play N seeded games per edition with random agents, checking invariants")
+    c.add_argument("--seed", type=int, default=1, help="root seed of the simulated games (default 1)")
+    c.add_argument("--jobs", type=int, metavar="N", help="processes for simulated games (default: all cores)")
+    c.add_argument("--log-dir", default="civdsl-sim-logs", help="where replay logs of failed simulated games go")
 
     pl = sub.add_parser("play", help="play a game", description="Play a game with agents and print the result.")
     pl.add_argument("config", nargs="?", help="a YAML game config (optional)")
@@ -51,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run every scenario (*.yaml with a `scenario:` key) under the paths; "
                                    "print the differences of failing ones and a summary line.")
     t.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
-    t.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    t.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     t.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
 
     r = sub.add_parser("replay", help="re-run a game log and verify it", description="Re-run a JSON Lines game "
@@ -78,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return EXIT_OK
     except Exception as exc:  # an internal bug: short message, traceback only on request
         if args.debug:
             traceback.print_exc()
@@ -92,12 +102,11 @@ def _is_usage(diags: list[Diagnostic]) -> bool:
 
 
 def cmd_check(args) -> int:
-    from .checker import check_paths
+    from .checker import check_paths, entries
     from .config import load_config
     civ = [p for p in args.paths if not p.endswith((".yaml", ".yml"))]
     diags, nfiles = check_paths(civ) if civ else ([], 0)
     configs = [p for p in args.paths if p.endswith((".yaml", ".yml"))]
-    usage = False
     for path in configs:
         try:
             cfg = load_config(path)
@@ -105,17 +114,27 @@ def cmd_check(args) -> int:
             new_game(cfg, logging=False)
         except CivError as exc:
             diags.extend(exc.diagnostics)
-            usage = True
+    simulated = []
+    if args.simulate and not any(d.severity == "error" for d in diags):
+        from pathlib import Path
+        from .simulate import simulate
+        for entry in entries(civ):
+            found, ok, edition = simulate(entry, args.simulate, args.seed, Path(args.log_dir), args.jobs)
+            diags.extend(found)
+            simulated.append(f"{edition}: {ok}/{args.simulate} simulated games ended cleanly (seed {args.seed})")
+    if args.strict:
+        for d in diags:
+            d.severity = "error"
     errors = [d for d in diags if d.severity == "error"]
-    if args.format == "json":
-        print(json.dumps({"diagnostics": [d.to_json() for d in diags], "files": nfiles + len(configs),
-                          "errors": len(errors), "warnings": len(diags) - len(errors)}, indent=2))
-    else:
+    nread = nfiles + len(configs)
+    if args.format == "text":
         if diags:
             print(render_text(diags))
-        print(f"checked {nfiles + len(configs)} file(s): {len(errors)} error(s), {len(diags) - len(errors)} warning(s)")
-    if usage and configs and not civ:
-        return EXIT_USAGE if errors else EXIT_OK
+        for line in simulated:
+            print(line)
+        print(f"checked {nread} file(s): {len(errors)} error(s), {len(diags) - len(errors)} warning(s)")
+    else:
+        print(render(diags, args.format, files=nread) if args.format == "json" else render(diags, args.format))
     return EXIT_FINDINGS if errors else EXIT_OK
 
 
@@ -156,7 +175,9 @@ def cmd_test(args) -> int:
     from .scenario import run_paths
     outcomes, diags = run_paths(args.paths)
     failed = [o for o in outcomes if not o.passed]
-    if args.format == "json":
+    if args.format in ("github", "sarif"):
+        print(render(diags + [_failure_diagnostic(o) for o in failed], args.format))
+    elif args.format == "json":
         print(json.dumps({
             "passed": len(outcomes) - len(failed), "failed": len(failed), "errors": len(diags),
             "scenarios": [{"file": o.scenario.path, "scenario": o.scenario.title, "passed": o.passed,
@@ -178,6 +199,12 @@ def cmd_test(args) -> int:
         summary = f"{len(outcomes) - len(failed)} passed, {len(failed)} failed"
         print(summary + (f", {len(diags)} error(s)" if diags else ""))
     return EXIT_FINDINGS if failed or diags else EXIT_OK
+
+
+def _failure_diagnostic(outcome) -> Diagnostic:
+    """A failed scenario as a diagnostic at its `expect:` block, for CI annotations."""
+    sc = outcome.scenario
+    return Diagnostic("TST001", f"scenario \"{sc.title}\" failed: " + "; ".join(outcome.problems), sc.span("expect"))
 
 
 def cmd_replay(args) -> int:

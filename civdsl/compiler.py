@@ -111,6 +111,9 @@ class Compiler:
         self.prog = Program(rs)
         self.globals: dict[str, str] = {}
         self.player_fields: dict[str, str] = {}
+        self.used: set[str] = set()          # global names and player fields the rules read or write
+        self.strings: set[str] = set()       # text literals: names used dynamically (`player[name]`)
+        self.choose_tags: set[str] = set()
 
     # -- diagnostics -----------------------------------------------------------------------------
     def err(self, code: str, msg: str, span: Span | None, hint: str | None = None, related=None):
@@ -144,6 +147,8 @@ class Compiler:
             prog.dice[d.name] = Die(d.name, [])
         for d in rs.of(A.Table):
             die = prog.dice.get(d.die) if d.die else None
+            if d.die:
+                self.used.add(d.die)
             if d.die and die is None:
                 self.err("UNK001", f"unknown die `{d.die}`", d.span, self._did_you_mean(d.die, prog.dice))
             prog.tables[d.name] = TableValue(d.name, die, [])
@@ -177,7 +182,38 @@ class Compiler:
         for d in rs.of(A.Invariant):
             prog.invariants.append((d.name, self.expr(d.expr, Scope()), d.span))
         self._game_block()
+        self._lint()
         return prog
+
+    def _lint(self):
+        """Warnings for declarations no rule uses (suppress with `# civdsl: ignore[CODE]`)."""
+        used = self.used | self.strings
+        rs = self.rs
+        for cls, what in ((A.Param, "parameter"), (A.Die, "die"), (A.Table, "table"), (A.Procedure, "procedure"),
+                          (A.Counter, "counter"), (A.Var, "variable"), (A.Zone, "zone")):
+            for d in rs.of(cls):
+                if d.name in used:
+                    continue
+                changed = [note for _, note in rs.history.get(d.key(), []) if note in ("replaced", "modified")]
+                if cls is A.Param and changed:
+                    self.warn("LNT006", f"parameter `{d.name}` is {changed[-1]} but no rule reads it", d.span,
+                              "the override has no effect; check the name")
+                else:
+                    self.warn("LNT001", f"{what} `{d.name}` is never used", d.span,
+                              "remove it, or use it in a rule")
+        for d in rs.of(A.Heuristic):
+            if d.name not in self.choose_tags:
+                self.warn("LNT002", f"heuristic for \"{d.name}\", but no rule asks a decision with that tag", d.span,
+                          self._did_you_mean(d.name, self.choose_tags) and
+                          f"did you mean \"{suggest(d.name, self.choose_tags)}\"?")
+        for kind, names in self.prog.by_kind.items():
+            if kind in self.strings:
+                continue  # enumerated with entities("kind")
+            for name in names:
+                if name not in self.strings:
+                    ent = self.prog.entities[name]
+                    self.warn("LNT003", f"{kind} \"{name}\" is never named by any rule, so no rule can use or grant it",
+                              ent.span, f"name it somewhere, or enumerate the kind with entities(\"{kind}\")")
 
     def _declare_globals(self):
         rs = self.rs
@@ -424,6 +460,7 @@ class Compiler:
                     c.locals[n] = _combine(op, c.locals[n], value(c)) if op != "=" else value(c)
                 return run
             kind = self.globals.get(n)
+            self.used.add(n)
             if kind in ("counter", "var", "param"):
                 def run(c):
                     c.game.set_global(n, op, value(c))
@@ -449,6 +486,7 @@ class Compiler:
                 c.game.set_player(target, name, op, value(c))
             return run_index
         field_name = t.name
+        self.used.add(field_name)
         if field_name not in self.player_fields:
             self.err("NAM003", f"no player counter or variable `{field_name}`", t.span,
                      self._did_you_mean(field_name, self.player_fields) or
@@ -611,6 +649,8 @@ class Compiler:
 
     def e_Literal(self, e: A.Literal, scope):
         v = e.value
+        if isinstance(v, str):
+            self.strings.add(v)
         return lambda c: v
 
     def e_Name(self, e: A.Name, scope: Scope):
@@ -626,6 +666,8 @@ class Compiler:
             return local
         kind = self.globals.get(n)
         prog = self.prog
+        if kind:
+            self.used.add(n)
         if kind == "counter":
             return lambda c: c.game.state.counters[n]
         if kind in ("var", "param", "track"):
@@ -693,6 +735,7 @@ class Compiler:
     def e_Attr(self, e: A.Attr, scope: Scope):
         obj = self.expr(e.obj, scope)
         name = e.name
+        self.used.add(name)
         prog = self.prog
         kind = self.player_fields.get(name)
         if kind == "counter":
@@ -728,12 +771,9 @@ class Compiler:
                 if not lo <= len(args) <= hi:
                     want = str(lo) if lo == hi else f"{lo} to {hi}"
                     self.err("ARG001", f"`{n}` takes {want} argument{'s' if hi != 1 else ''}, got {len(args)}", span)
-                fn = b.fn
-
-                def call_builtin(c):
-                    return fn(c, *[a(c) for a in args])
-                return call_builtin
+                return _builtin_call(b.fn, args)
             if self.globals.get(n) == "procedure":
+                self.used.add(n)
                 proc = self.prog.procedures[n]
                 decl = next(d for d in self.rs.of(A.Procedure) if d.name == n)
                 if len(decl.params) != len(args):
@@ -813,6 +853,7 @@ class Compiler:
 
     def e_Choose(self, e: A.Choose, scope):
         who, options, tag, span = self.expr(e.who, scope), self.expr(e.options, scope), e.tag, e.span
+        self.choose_tags.add(tag)
 
         def run(c):
             p = who(c)
@@ -823,6 +864,22 @@ class Compiler:
 
 
 _UNSET = object()
+
+
+def _builtin_call(fn, args: list[Callable]) -> Callable:
+    """A call of a builtin, specialised by argument count (the hottest path of most rulesets)."""
+    if len(args) == 0:
+        return lambda c: fn(c)
+    if len(args) == 1:
+        a0 = args[0]
+        return lambda c: fn(c, a0(c))
+    if len(args) == 2:
+        a0, a1 = args
+        return lambda c: fn(c, a0(c), a1(c))
+    if len(args) == 3:
+        a0, a1, a2 = args
+        return lambda c: fn(c, a0(c), a1(c), a2(c))
+    return lambda c: fn(c, *[a(c) for a in args])
 
 
 def _iterable(v):

@@ -136,7 +136,7 @@ class Game:
             old = st.vars.get(name)
             new = _apply(op, old, value)
             st.vars[name] = new
-        if new != old:
+        if self.logging and new != old:
             self.emit("set", target=name, value=to_jsonable(new), was=to_jsonable(old))
 
     def set_player(self, p: Player, name: str, op: str, value) -> None:
@@ -150,19 +150,21 @@ class Game:
             p.vars[name] = new
         else:
             raise KeyError(f"player has no counter or variable `{name}`")
-        if new != old:
+        if self.logging and new != old:
             self.emit("set", target=f"{p.name}.{name}", value=to_jsonable(new), was=to_jsonable(old))
 
     def zone_add(self, z: ZoneRef, item) -> None:
         z.items.append(item)
-        self.emit("add", zone=z.label(), item=to_jsonable(item))
+        if self.logging:
+            self.emit("add", zone=z.label(), item=to_jsonable(item))
 
     def zone_remove(self, z: ZoneRef, item) -> None:
         try:
             z.items.remove(item)
         except ValueError:
             raise ValueError(f"{fmt(item)} is not in {z.label()}") from None
-        self.emit("remove", zone=z.label(), item=to_jsonable(item))
+        if self.logging:
+            self.emit("remove", zone=z.label(), item=to_jsonable(item))
 
     def zone_move(self, src: ZoneRef, dst: ZoneRef, item) -> None:
         try:
@@ -170,11 +172,13 @@ class Game:
         except ValueError:
             raise ValueError(f"{fmt(item)} is not in {src.label()}") from None
         dst.items.append(item)
-        self.emit("move", item=to_jsonable(item), source=src.label(), to=dst.label())
+        if self.logging:
+            self.emit("move", item=to_jsonable(item), source=src.label(), to=dst.label())
 
     def zone_shuffle(self, z: ZoneRef) -> None:
         self.state.rng.shuffle(z.items)
-        self.emit("shuffle", zone=z.label())
+        if self.logging:
+            self.emit("shuffle", zone=z.label())
 
     def skip(self, phase: str) -> None:
         p = self.state.current
@@ -196,8 +200,9 @@ class Game:
             self.c.locals, self.c.span = saved
             if not isinstance(choice, int) or not 0 <= choice < len(options):
                 raise RuleError("RUN022", f"agent of {p.name} gave an invalid choice {choice!r} for \"{tag}\"", span)
-        self.emit("decision", player=p.name, tag=tag, options=len(options), choice=choice,
-                  value=to_jsonable(options[choice]))
+        if self.logging:
+            self.emit("decision", player=p.name, tag=tag, options=len(options), choice=choice,
+                      value=to_jsonable(options[choice]))
         return options[choice]
 
     def score_option(self, p: Player, tag: str, option) -> Any:

@@ -24,7 +24,7 @@ from .diagnostics import CivError, Diagnostic, Span, error
 from .interpreter import Game
 from .names import suggest
 from .parser import parse_expr
-from .state import Player, ZoneRef, to_jsonable
+from .state import Player, to_jsonable
 from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems
 
 
