@@ -306,6 +306,7 @@ def _pieces(c, area, owner=None, kind=None):
 def _place(c, area, owner, kind, n):
     key = (area, owner.index, kind)
     st = c.game.state
+    c.game.save_pieces(key)
     st.pieces[key] = st.pieces.get(key, 0) + int(n)
     c.game.emit("place", area=area, owner=owner.name, kind=kind, n=int(n))
     return None
@@ -318,6 +319,7 @@ def _take(c, area, owner, kind, n):
     have = st.pieces.get(key, 0)
     if have < n:
         raise ValueError(f"{owner.name} has only {have} {kind} on {area}, cannot take {n}")
+    c.game.save_pieces(key)
     st.pieces[key] = have - int(n)
     c.game.emit("take", area=area, owner=owner.name, kind=kind, n=int(n))
     return None

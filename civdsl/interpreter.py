@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from .builtins import fmt, type_name
 from .compiler import EndOfGame, Program
-from .diagnostics import Span
+from .diagnostics import CivError, Span
 from .state import GameState, Player, ZoneRef, to_jsonable
 from .values import EntityObj, RuleError
 
@@ -87,6 +87,7 @@ class Game:
         self._display: dict[str, str] = {}
         self._pending_finish = False
         self.started = False
+        self.journal: list | None = None  # undo records of the running step (see `_transaction`)
         self.visibility = {k: v for k, v in program.zones.items()}
 
     # -- provenance and the log -----------------------------------------------------------------------
@@ -129,36 +130,44 @@ class Game:
     def set_global(self, name: str, op: str, value) -> None:
         st = self.state
         if ("global", name) in self.program.counters:
-            old = st.counters[name]
+            store = st.counters
+            old = store[name]
             new = self._bounded(("global", name), name, _apply(op, old, value))
-            st.counters[name] = new
         else:
-            old = st.vars.get(name)
+            store = st.vars
+            old = store.get(name)
             new = _apply(op, old, value)
-            st.vars[name] = new
+        store[name] = new
+        if self.journal is not None:
+            self.journal.append((store, name, old))
         if self.logging and new != old:
             self.emit("set", target=name, value=to_jsonable(new), was=to_jsonable(old))
 
     def set_player(self, p: Player, name: str, op: str, value) -> None:
         if name in p.counters:
-            old = p.counters[name]
+            store = p.counters
+            old = store[name]
             new = self._bounded(("player", name), name, _apply(op, old, value))
-            p.counters[name] = new
         elif name in p.vars:
-            old = p.vars[name]
+            store = p.vars
+            old = store[name]
             new = _apply(op, old, value)
-            p.vars[name] = new
         else:
             raise KeyError(f"player has no counter or variable `{name}`")
+        store[name] = new
+        if self.journal is not None:
+            self.journal.append((store, name, old))
         if self.logging and new != old:
             self.emit("set", target=f"{p.name}.{name}", value=to_jsonable(new), was=to_jsonable(old))
 
     def zone_add(self, z: ZoneRef, item) -> None:
+        self._save_zone(z)
         z.items.append(item)
         if self.logging:
             self.emit("add", zone=z.label(), item=to_jsonable(item))
 
     def zone_remove(self, z: ZoneRef, item) -> None:
+        self._save_zone(z)
         try:
             z.items.remove(item)
         except ValueError:
@@ -167,6 +176,8 @@ class Game:
             self.emit("remove", zone=z.label(), item=to_jsonable(item))
 
     def zone_move(self, src: ZoneRef, dst: ZoneRef, item) -> None:
+        self._save_zone(src)
+        self._save_zone(dst)
         try:
             src.items.remove(item)
         except ValueError:
@@ -176,9 +187,45 @@ class Game:
             self.emit("move", item=to_jsonable(item), source=src.label(), to=dst.label())
 
     def zone_shuffle(self, z: ZoneRef) -> None:
+        self._save_zone(z)
         self.state.rng.shuffle(z.items)
         if self.logging:
             self.emit("shuffle", zone=z.label())
+
+    def _save_zone(self, z: ZoneRef) -> None:
+        if self.journal is not None:
+            self.journal.append((z.items, None, list(z.items)))
+
+    def save_pieces(self, key) -> None:
+        """Called before a map piece count changes, so a failed step can be undone."""
+        if self.journal is not None:
+            self.journal.append((self.state.pieces, key, self.state.pieces.get(key, 0)))
+
+    def _rollback(self, journal: list, rng_state, events: int, skips: set) -> None:
+        """Undo a failed step: values, zones, pieces, skips, the random stream and its log events."""
+        for store, key, old in reversed(journal):
+            if key is None:
+                store[:] = old
+            else:
+                store[key] = old
+        self.state.rng.setstate(rng_state)
+        del self.events[events:]
+        self.state.skips = skips
+
+    def transaction(self, fn: Callable):
+        """Run `fn(ctx)` all or nothing: if a rule fails, the state is as before the call."""
+        st = self.state
+        outer = self.journal
+        self.journal, saved = [], (st.rng.getstate(), len(self.events), set(st.skips))
+        try:
+            return fn(self.c)
+        except CivError:
+            self._rollback(self.journal, *saved)
+            raise
+        finally:
+            if outer is not None:
+                outer.extend(self.journal)
+            self.journal = outer
 
     def skip(self, phase: str) -> None:
         p = self.state.current
@@ -301,7 +348,7 @@ class Game:
                 c.locals = {"player": p}
                 c.steps = 0
                 c.span = span
-                fn(c)
+                self.transaction(fn)
         if self.check_invariants:
             self.verify_invariants()
 

@@ -209,7 +209,7 @@ def _run(game: Game, sc: Scenario) -> Any:
         c.span = sc.span("run", "call")
         c.steps = 0
         try:
-            return fn(c)
+            return game.transaction(fn)
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
             from .compiler import _py_error
             from .values import RuleError
@@ -279,9 +279,10 @@ def run_scenario(sc: Scenario) -> Outcome:
             return out
         if got.code != want["code"] or want.get("message", "") not in got.message:
             out.problems.append(f"expected error {want['code']} {want.get('message', '')!r}, got {got.headline()}")
-        return out
-    if "error" in expect:
-        out.problems.append(f"expected error {expect['error']['code']}, but the run succeeded")
+            return out
+    else:
+        if "error" in expect:
+            out.problems.append(f"expected error {expect['error']['code']}, but the run succeeded")
     for key, values in expect.items():
         if key.startswith("P") or key == "global":
             _compare_state(game, sc, key, values, out)

@@ -85,3 +85,18 @@ expect:
   error: {code: RUN001}
 """, "e.yaml")
     assert run_scenario(load_scenario(str(p2))).passed
+
+
+def test_a_failing_action_is_rolled_back(tmp_path):
+    """lose_city lowers the city count, then fails on a bad winner: nothing may stay half-applied."""
+    p = _write(tmp_path, """scenario: rollback
+source: test
+edition: warp-spawn-solitaire
+state:
+  P1: {cities: 2, wonders: []}
+run: {call: "lose_city(P1, 7)"}
+expect:
+  error: {code: RUN001}
+  P1: {cities: 2}
+""", "rb.yaml")
+    assert run_scenario(load_scenario(str(p))).passed
