@@ -61,6 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     t.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
 
+    f = sub.add_parser("fmt", help="format rule files canonically",
+                       description="Rewrite .civ files in the canonical layout (indentation, blank lines, "
+                                   "trailing spaces); comments are kept. With --check, only report.")
+    f.add_argument("paths", nargs="+", metavar="PATH", help="rule files or folders")
+    f.add_argument("--check", action="store_true", help="do not write; exit 1 if a file would change")
+    f.add_argument("--diff", action="store_true", help="print a unified diff of the changes")
+
     r = sub.add_parser("replay", help="re-run a game log and verify it", description="Re-run a JSON Lines game "
                        "log with its recorded decisions and check that every line comes out the same.")
     r.add_argument("log", help="a log written by `civdsl play --log`")
@@ -207,6 +214,41 @@ def _failure_diagnostic(outcome) -> Diagnostic:
     return Diagnostic("TST001", f"scenario \"{sc.title}\" failed: " + "; ".join(outcome.problems), sc.span("expect"))
 
 
+def cmd_fmt(args) -> int:
+    import difflib
+    from pathlib import Path
+    from .checker import civ_files
+    from .formatter import format_file_text
+    files, diags = civ_files(args.paths)
+    changed = []
+    for f in files:
+        try:
+            text = f.read_text(encoding="utf-8")
+            new = format_file_text(text, str(f))
+        except CivError as exc:
+            diags.extend(exc.diagnostics)
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            diags.append(Diagnostic("LOAD001", f"cannot read `{f}`: {exc}", None))
+            continue
+        if new != text:
+            changed.append(f)
+            if args.diff:
+                sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True),
+                                                           str(f), str(f) + " (formatted)"))
+            if not args.check:
+                Path(f).write_text(new, encoding="utf-8")
+    if diags:
+        print(render_text(diags), file=sys.stderr)
+    verb = "would reformat" if args.check else "reformatted"
+    for f in changed:
+        print(f"{verb} {f}")
+    print(f"{len(changed)} file(s) {verb}, {len(files) - len(changed)} already formatted")
+    if diags:
+        return EXIT_FINDINGS
+    return EXIT_FINDINGS if args.check and changed else EXIT_OK
+
+
 def cmd_replay(args) -> int:
     from .gamelog import replay
     ok, message = replay(args.log)
@@ -234,7 +276,7 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "play": cmd_play, "test": cmd_test, "replay": cmd_replay, "schema": cmd_schema, "list": cmd_list}
+COMMANDS = {"check": cmd_check, "play": cmd_play, "test": cmd_test, "fmt": cmd_fmt, "replay": cmd_replay, "schema": cmd_schema, "list": cmd_list}
 
 
 if __name__ == "__main__":  # pragma: no cover

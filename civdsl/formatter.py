@@ -1,0 +1,106 @@
+"""`civdsl fmt`: the canonical layout of rule files.
+
+Layout only, so comments and the author's line breaks survive: two spaces per open bracket, a
+continuation line that starts with `and`/`or` indented once more, no trailing spaces or tabs, at most one
+blank line in a row, none at the start or end, and a final newline. Formatting is idempotent, and a
+file is only rewritten when the formatted text parses to the same syntax tree.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import fields, is_dataclass
+
+from .diagnostics import Span, error
+from .parser import parse_text
+
+INDENT = "  "
+_CONTINUATION = re.compile(r"^(and|or)\b")
+
+
+def _code(line: str) -> tuple[str, int]:
+    """The line without its comment, and how many closing brackets it starts with."""
+    in_str = False
+    leading = 0
+    at_start = True
+    for i, ch in enumerate(line):
+        if in_str:
+            if ch == '"' and line[i - 1] != "\\":
+                in_str = False
+            continue
+        if ch == '"':
+            in_str = True
+        elif ch == "#":
+            return line[:i].rstrip(), leading
+        if at_start and ch in "}])":
+            leading += 1
+        elif not ch.isspace():
+            at_start = False
+    return line, leading
+
+
+def _brackets(code: str, stack: list[str]) -> None:
+    """Push and pop the brackets of a line of code (strings skipped)."""
+    in_str = False
+    for i, ch in enumerate(code):
+        if in_str:
+            if ch == '"' and code[i - 1] != "\\":
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "{[(":
+            stack.append(ch)
+        elif ch in "}])" and stack:
+            stack.pop()
+
+
+_OPEN_END = re.compile(r"(=|,|\+|-|\*|/|\.\.|\band|\bor|\bnot|\bthen|\belse|\bfrom|:)$")
+
+
+def format_text(text: str) -> str:
+    out: list[str] = []
+    stack: list[str] = []
+    blank = False
+    previous = ""
+    for raw in text.replace("\t", "    ").splitlines():
+        line = raw.strip()
+        if not line:
+            blank = bool(out)
+            continue
+        if blank:
+            out.append("")
+            blank = False
+        code, leading = _code(line)
+        level = max(len(stack) - min(leading, 1), 0)
+        inside_group = bool(stack) and stack[-1] in "[("
+        if not leading and not inside_group and (_CONTINUATION.match(line) or _OPEN_END.search(previous)):
+            level += 1
+        out.append(INDENT * level + line)
+        _brackets(code, stack)
+        if code:
+            previous = code
+    return "\n".join(out) + "\n" if out else ""
+
+
+def _shape(node):
+    """A syntax tree without positions, to compare a file before and after formatting."""
+    if isinstance(node, list):
+        return [_shape(x) for x in node]
+    if isinstance(node, tuple):
+        return tuple(_shape(x) for x in node)
+    if isinstance(node, Span):
+        return None
+    if is_dataclass(node):
+        return (type(node).__name__,) + tuple(_shape(getattr(node, f.name)) for f in fields(node)
+                                              if f.name not in ("span", "path"))
+    return node
+
+
+def format_file_text(text: str, path: str) -> str:
+    """The formatted text; raises `CivError` if the file does not parse or formatting would change it."""
+    before = parse_text(text, path)
+    formatted = format_text(text)
+    after = parse_text(formatted, path)
+    if _shape(before.items) != _shape(after.items):  # pragma: no cover - a formatter bug
+        raise error("FMT001", "formatting would change the meaning of this file; it was left as it is", Span(path, 1, 1),
+                    "please report this as a bug")
+    return formatted
