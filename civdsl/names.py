@@ -6,5 +6,5 @@ import difflib
 
 def suggest(name: str, candidates) -> str | None:
     """The closest known name to a misspelt one, if any is close enough."""
-    matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
+    matches = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.75)
     return matches[0] if matches else None
