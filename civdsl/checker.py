@@ -56,12 +56,21 @@ def check_entry(path: Path) -> list[Diagnostic]:
         Game(prog, counts[0], 0, [RandomAgent(0, i) for i in range(counts[0])], logging=False).init()
     except CivError as exc:
         diags.extend(exc.diagnostics)
+    for option in sorted(rs.options):
+        try:
+            with_option = load_ruleset(path, options=[option], root=_rules_root(path))
+        except CivError as exc:
+            diags.extend(exc.diagnostics)
+            continue
+        _, option_diags = compile_ruleset(with_option)
+        diags.extend(d for d in option_diags if d.severity == "error")
     return diags
 
 
 def check_paths(paths: list[str]) -> tuple[list[Diagnostic], int]:
     """All diagnostics for the given files and folders, and how many files were read."""
     files, diags = civ_files(paths)
+    _lines_cache.clear()
     parsed: dict[Path, A.RuleFile] = {}
     for f in files:
         try:

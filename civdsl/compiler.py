@@ -7,6 +7,7 @@ nothing of any game: they read and write the generic state through the running `
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -90,7 +91,17 @@ class Scope:
         self.names = set(names)
 
 
+_PY_TYPES = {"'int'": "a number", "'float'": "a number", "'str'": "a text", "'list'": "a list",
+             "'dict'": "a record", "'NoneType'": "none", "'bool'": "a boolean", "'Player'": "a player",
+             "'ZoneRef'": "a zone", "'tuple'": "a list"}
+
+
 def _py_error(exc: Exception) -> str:
+    if isinstance(exc, TypeError):
+        text = str(exc)
+        text = text.replace("unsupported operand type(s) for", "cannot apply")
+        text = re.sub(r"'[A-Za-z_]+'", lambda m: _PY_TYPES.get(m.group(0), m.group(0)), text)
+        return text.replace("instances of", "")
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
     if isinstance(exc, KeyError):
@@ -168,7 +179,7 @@ class Compiler:
             self._phase(d)
         seqs = rs.of(A.Sequence)
         if not seqs:
-            self.err("SEQ001", "the ruleset has no `sequence` block", None,
+            self.err("SEQ001", "the ruleset has no `sequence` block", Span(self.rs.entry, 1, 1),
                      "declare the round: `sequence { phases: a, b, c }`")
         else:
             self._sequence(seqs[0])
@@ -400,7 +411,7 @@ class Compiler:
     def _game_block(self):
         g = self.rs.game
         if g is None:
-            self.err("GAM001", "the ruleset has no `game` block", None,
+            self.err("GAM001", "the ruleset has no `game` block", Span(self.rs.entry, 1, 1),
                      'add `game "Title" { edition: "name" players: 1..4 }`')
             return
         known = {"edition", "players", "sources", "version", "description", "notes", "round_cap"}
@@ -465,8 +476,10 @@ class Compiler:
                 def run(c):
                     c.game.set_global(n, op, value(c))
                 return run
+            guess = None if kind else self._did_you_mean(
+                n, [g for g, k in self.globals.items() if k in ("counter", "var", "param")] + list(scope.names))
             self.err("NAM002", f"cannot assign to `{n}`" + (f": it is a {kind}" if kind else ": unknown name"),
-                     t.span, "declare it with `let` (a local) or `global var`/`global counter` (game state)")
+                     t.span, guess or "declare it with `let` (a local) or `global var`/`global counter` (game state)")
             return lambda c: None
         obj = self.expr(t.obj, scope)
         if isinstance(t, A.Index):

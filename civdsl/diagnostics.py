@@ -101,23 +101,31 @@ def _source_line(path: str, line: int, cache: dict[str, list[str]]) -> str | Non
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
+def _safe(text: str) -> str:
+    """Show control characters from files as escapes, never raw on the user's terminal."""
+    return "".join(ch if ch.isprintable() or ch == " " else ("\\x%02x" % ord(ch) if ord(ch) < 256 else "?")
+                   for ch in text)
+
+
 def render_text(diagnostics: list[Diagnostic], sources: dict[str, list[str]] | None = None) -> str:
     """Human output: headline, the source line with a caret, related locations and a hint."""
     cache: dict[str, list[str]] = dict(sources or {})
     out: list[str] = []
     for d in diagnostics:
-        out.append(d.headline())
+        out.append(_safe(d.headline()))
         if d.span:
             text = _source_line(d.span.file, d.span.line, cache)
             if text is not None:
                 gutter = f"{d.span.line:>4} | "
-                out.append(gutter + text)
+                # one printable character per column, so the caret lines up (tabs count as one column)
+                out.append(gutter + "".join(" " if ch == "\t" else (ch if ch.isprintable() else "?")
+                                            for ch in text))
                 width = 1
                 if d.span.end_line == d.span.line and d.span.end_col > d.span.col:
                     width = d.span.end_col - d.span.col
                 out.append(" " * (len(gutter) + d.span.col - 1) + "^" * max(1, min(width, 60)))
         for span, note in d.related:
-            out.append(f"  note: {span}: {note}")
+            out.append(_safe(f"  note: {span}: {note}"))
         if d.hint:
-            out.append(f"  help: {d.hint}")
+            out.append(_safe(f"  help: {d.hint}"))
     return "\n".join(out)

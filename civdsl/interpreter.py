@@ -99,10 +99,10 @@ class Game:
             name = self._display[span.file] = self.rs.display(span.file)
         return f"{name}:{span.line}"
 
-    def emit(self, kind: str, **fields) -> None:
+    def emit(self, event_type: str, /, **fields) -> None:
         if not self.logging:
             return
-        ev = {"type": kind, "round": self.state.round}
+        ev = {"type": event_type, "round": self.state.round}
         ev.update(fields)
         ev["rule"] = self.where(self.c.span)
         self.events.append(ev)
@@ -270,60 +270,61 @@ class Game:
         return self.state.observation(p, self.visibility)
 
     # -- set-up ---------------------------------------------------------------------------------------
-    def _eval(self, fn: Callable, span: Span, player: Player | None = None):
-        c = self.c
-        c.span = span
-        c.locals = {"player": player} if player is not None else {}
-        try:
-            return fn(c)
-        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
-            from .compiler import _py_error
-            raise RuleError("RUN001", _py_error(exc), span) from None
-
     def init(self) -> None:
         """Evaluate parameters, dice, tables and things, then create every counter, variable and zone."""
         prog, st = self.program, self.state
         for name, fn, span in prog.params:
-            st.vars[name] = self._eval(fn, span)
+            st.vars[name] = self.guarded(fn, span)
         for die in prog.dice.values():
             if callable(die.faces):
-                faces = self._eval(die.faces, None)
+                faces = self.guarded(die.faces, None)
                 if not isinstance(faces, list) or not faces:
                     raise RuleError("DIE001", f"die `{die.name}` needs a non-empty list of faces", None)
                 die.faces = faces
         for t in prog.tables.values():
-            t.rows = [(lo, hi, self._eval(v, None) if callable(v) else v) for lo, hi, v in t.rows]
+            t.rows = [(lo, hi, self.guarded(v, None) if callable(v) else v) for lo, hi, v in t.rows]
         for ent in prog.entities.values():
             for name, v in list(ent.fields.items()):
                 if isinstance(v, tuple) and callable(v[0]):
                     fn, kf, span = v
-                    ent.fields[name] = (check_field(prog, ent, kf, self._eval(fn, span), span),)
+                    ent.fields[name] = (check_field(prog, ent, kf, self.guarded(fn, span), span),)
         for (scope, name), (lo, hi, init, span) in prog.counters.items():
-            bounds = (self._eval(lo, span) if lo else None, self._eval(hi, span) if hi else None)
+            bounds = (self.guarded(lo, span) if lo else None, self.guarded(hi, span) if hi else None)
             prog.bounds[(scope, name)] = bounds
         for (scope, name), (lo, hi, init, span) in prog.counters.items():
             for owner in (st.players if scope == "player" else [None]):
-                value = self._bounded((scope, name), name, self._eval(init, span, owner))
+                value = self._bounded((scope, name), name, self.guarded(init, span, owner))
                 (owner.counters if owner else st.counters)[name] = value
         for (scope, name), (init, span) in prog.vars.items():
             for owner in (st.players if scope == "player" else [None]):
-                (owner.vars if owner else st.vars)[name] = self._eval(init, span, owner)
+                (owner.vars if owner else st.vars)[name] = self.guarded(init, span, owner)
         for (scope, name) in prog.zones:
             for owner in (st.players if scope == "player" else [None]):
                 (owner.zones if owner else st.zones)[name] = []
         st.maps = dict(prog.maps)
 
     # -- playing ------------------------------------------------------------------------------------
+    def guarded(self, fn: Callable, span: Span | None, player: Player | None = None, **local):
+        """Evaluate an expression that is not inside a statement (conditions, order keys, victory
+        fields, invariants), turning a Python error into a diagnostic at `span`."""
+        c = self.c
+        c.span = span
+        c.locals = {"player": player, **local} if player is not None else dict(local)
+        try:
+            return fn(c)
+        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
+                OverflowError, RecursionError) as exc:
+            from .compiler import _py_error
+            raise RuleError("RUN001", _py_error(exc), span) from None
+
     def _order(self, order, keys: list[Callable]) -> list[Player]:
         players = list(self.state.players)
         if order is None or order.mode in ("seat", "simultaneous", "turn", "once"):
             return players
-        c = self.c
-
-        def key(p):
-            c.locals = {"player": p}
-            return tuple(k(c) for k in keys)
-        ranked = sorted(players, key=key)
+        try:
+            ranked = sorted(players, key=lambda p: tuple(self.guarded(k, order.span, p) for k in keys))
+        except TypeError as exc:  # keys of different types cannot be compared
+            raise RuleError("RUN001", f"order keys cannot be compared: {exc}", order.span) from None
         return list(reversed(ranked)) if order.mode == "inverse" else ranked
 
     def run_phase(self, name: str, only: Player | None) -> None:
@@ -339,10 +340,8 @@ class Game:
                 continue
             st.current = p
             c.locals = {"player": p}
-            if ph.when is not None:
-                c.span = ph.span
-                if not ph.when(c):
-                    continue
+            if ph.when is not None and not self.guarded(ph.when, ph.span, p):
+                continue
             for step_name, _title, fn, span in ph.steps:
                 st.step = step_name
                 c.locals = {"player": p}
@@ -353,11 +352,8 @@ class Game:
             self.verify_invariants()
 
     def verify_invariants(self) -> None:
-        c = self.c
         for name, fn, span in self.program.invariants:
-            c.locals = {}
-            c.span = span
-            if not fn(c):
+            if not self.guarded(fn, span):
                 raise RuleError("INV001", f"invariant \"{name}\" broken after phase `{self.state.phase}` "
                                 f"of round {self.state.round}", span)
 
@@ -365,22 +361,21 @@ class Game:
         v = self.program.victory.get(name)
         return v[0] if v else default
 
+    def _victory_span(self, name) -> Span | None:
+        v = self.program.victory.get(name)
+        return v[1] if v else None
+
     def _check_victory(self, moment: str) -> bool:
         """True when the game ends now."""
         if self._victory("check", "turn" if self.program.sequence and self.program.sequence.turns else "round") != moment:
             return False
         winner_fn, over_fn = self._victory("winner"), self._victory("game_over")
-        c = self.c
         triggered = False
         if over_fn is not None:
-            c.locals = {}
-            triggered = bool(over_fn(c))
+            triggered = bool(self.guarded(over_fn, self._victory_span("game_over")))
         if not triggered and winner_fn is not None:
-            for p in self.state.players:
-                c.locals = {"player": p}
-                if winner_fn(c):
-                    triggered = True
-                    break
+            span = self._victory_span("winner")
+            triggered = any(self.guarded(winner_fn, span, p) for p in self.state.players)
         if not triggered:
             return False
         if self._victory("finish", "immediately") == "round" and moment != "round":
@@ -389,23 +384,26 @@ class Game:
         return True
 
     def result(self, reason: str) -> GameResult:
-        c = self.c
         winner_fn = self._victory("winner")
         rank_fns = self._victory("rank", [])
         score_fn = self._victory("score")
         breakdown = self._victory("breakdown", [])
         rows = []
         for p in self.state.players:
-            c.locals = {"player": p}
-            wins = bool(winner_fn(c)) if winner_fn is not None and reason != "round cap" else False
-            keys = [to_jsonable(k(c)) for k in rank_fns]
+            def ev(fn, field):
+                return to_jsonable(self.guarded(fn, self._victory_span(field), p))
+            wins = bool(ev(winner_fn, "winner")) if winner_fn is not None and reason != "round cap" else False
+            keys = [ev(k, "rank") for k in rank_fns]
             row = {"player": p.name, "seat": p.seat, "winner_condition": wins, "keys": keys}
             if score_fn is not None:
-                row["score"] = to_jsonable(score_fn(c))
+                row["score"] = ev(score_fn, "score")
             if breakdown:
-                row["breakdown"] = {k: to_jsonable(f(c)) for k, f in breakdown}
+                row["breakdown"] = {k: ev(f, "breakdown") for k, f in breakdown}
             rows.append(row)
-        rows.sort(key=lambda r: ([r["winner_condition"]] + r["keys"]), reverse=True)
+        try:
+            rows.sort(key=lambda r: ([r["winner_condition"]] + r["keys"]), reverse=True)
+        except TypeError as exc:
+            raise RuleError("RUN001", f"rank keys cannot be compared: {exc}", self._victory_span("rank")) from None
         winners: list[str] = []
         if reason != "round cap" and rows:
             top = rows[0]
@@ -429,7 +427,7 @@ class Game:
         cap = self.max_rounds
         if cap is None:
             cap_fn = self._victory("max_rounds")
-            cap = self._eval(cap_fn, self.program.victory["max_rounds"][1]) if cap_fn else HARD_ROUND_CAP
+            cap = self.guarded(cap_fn, self.program.victory["max_rounds"][1]) if cap_fn else HARD_ROUND_CAP
         return min(int(cap), HARD_ROUND_CAP)
 
     def play_round(self) -> bool:
@@ -467,6 +465,7 @@ class Game:
         if seq.turns is not None:
             for p in self._order(seq.turns, self.program.turn_keys):
                 st.current = p
+                self.c.span = seq.span
                 self.emit("turn", player=p.name)
                 for name in names:
                     self.run_phase(name, p)

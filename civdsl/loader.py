@@ -8,6 +8,7 @@ may never leave the rulesets root (no absolute paths, no escaping `..`).
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -101,7 +102,13 @@ class Loader:
             if self.count > MAX_FILES:
                 raise error("LOAD005", f"more than {MAX_FILES} rule files", span)
             if not path.is_file():
-                raise error("LOAD001", f"rule file `{path.name}` not found", span or Span(str(path), 1, 1),
+                shown = path.name
+                if span is not None:
+                    try:
+                        shown = os.path.relpath(path, Path(span.file).resolve().parent)
+                    except ValueError:
+                        pass
+                raise error("LOAD001", f"rule file `{shown}` not found", span or Span(str(path), 1, 1),
                             "check the path; it is relative to the file that names it")
             self.cache[path] = parse_file(str(path))
         return self.cache[path]

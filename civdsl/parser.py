@@ -20,6 +20,7 @@ from .diagnostics import CivError, Diagnostic, Span, error
 
 MAX_SOURCE_BYTES = 2_000_000
 MAX_NESTING = 200
+MAX_NUMBER_DIGITS = 30
 
 
 def grammar_text() -> str:
@@ -427,6 +428,9 @@ class _ToAst(Transformer):
         return node
 
     def int_lit(self, meta, c):
+        if len(c[0]) > MAX_NUMBER_DIGITS:
+            raise error("SYN011", f"number with {len(c[0])} digits is too long", self.s(meta),
+                        f"numbers in rule files have at most {MAX_NUMBER_DIGITS} digits")
         return A.Literal(int(c[0]), self.s(meta))
 
     def dec_lit(self, meta, c):
@@ -484,7 +488,11 @@ def parse_expr(text: str, span: Span) -> A.Expr:
     try:
         tree = lark_parser().parse(text, start="expr")
         node = _ToAst(span.file).transform(tree)
-    except (UnexpectedInput, VisitError) as exc:
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, CivError):
+            raise exc.orig_exc from None
+        raise error("SYN007", f"bad expression `{{{text}}}` in text", span) from None
+    except (UnexpectedInput, RecursionError) as exc:
         raise error("SYN007", f"bad expression `{{{text}}}` in text", span,
                     "only expressions may stand between braces in a log text") from exc
     _respan(node, span)
@@ -509,11 +517,55 @@ _EXPECT_NAMES = {
 }
 
 
-def _describe(expected: set[str]) -> str:
-    names = sorted({_EXPECT_NAMES.get(e, f"`{e.lower()}`") for e in expected if not e.startswith("__")})
-    if len(names) > 8:
-        names = names[:8] + ["..."]
-    return ", ".join(names)
+def _describe(expected: set[str], open_brackets: str = "") -> str:
+    """The expected tokens in words: closers first (only for brackets that are open), then keywords."""
+    closers = {"RBRACE": "{", "RPAR": "(", "RSQB": "["}
+    names: list[str] = []
+    for e in expected:
+        if e in closers and closers[e] not in open_brackets:
+            continue
+        if e in _EXPECT_NAMES:
+            names.append(_EXPECT_NAMES[e])
+            continue
+        try:
+            pattern = lark_parser().get_terminal(e).pattern
+            literal = getattr(pattern, "value", None)
+        except (KeyError, AttributeError):
+            literal = None
+        if literal is not None and type(pattern).__name__ == "PatternStr":
+            names.append(f"`{literal}`")
+        elif not e.startswith("__"):
+            names.append(f"`{e.lower()}`")
+    order = {"`}`": 0, "`)`": 1, "`]`": 2}
+    names = sorted(set(names), key=lambda n: (order.get(n, 3), n))
+    if len(names) > 10:
+        names = names[:10] + ["..."]
+    return ", ".join(names) or "something else"
+
+
+def _open_brackets(text: str, pos: int) -> str:
+    """The brackets still open before `pos` (strings and comments skipped), innermost last."""
+    stack: list[str] = []
+    in_str = False
+    i = 0
+    while i < min(pos, len(text)):
+        ch = text[i]
+        if in_str:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch == "#":
+            while i < len(text) and text[i] != "\n":
+                i += 1
+        elif ch in "{[(":
+            stack.append(ch)
+        elif ch in "}])" and stack:
+            stack.pop()
+        i += 1
+    return "".join(stack)
 
 
 def _open_block(text: str, pos: int) -> str | None:
@@ -569,13 +621,24 @@ def parse_text(text: str, path: str) -> A.RuleFile:
         tree = lark_parser().parse(text, start="start")
     except UnexpectedInput as exc:
         raise CivError(_syntax_diagnostic(exc, text, path)) from None
+    except RecursionError:
+        raise _too_deep(path) from None
     try:
         items = _ToAst(path).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, CivError):
             raise exc.orig_exc from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise _too_deep(path) from None
         raise
+    except RecursionError:
+        raise _too_deep(path) from None
     return A.RuleFile(path, items)
+
+
+def _too_deep(path: str) -> CivError:
+    return error("SYN009", "expressions nest too deeply (too many operators in a row)", Span(path, 1, 1),
+                 "split the expression with `let`")
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
@@ -587,14 +650,14 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         found = "end of file" if tok.type == "$END" else f"`{tok}`"
-        msg = f"unexpected {found}; expected {_describe(exc.expected)}"
+        msg = f"unexpected {found}; expected {_describe(exc.expected, _open_brackets(text, pos))}"
         end = (tok.end_column or col) if tok.type != "$END" else col
         span = Span(path, line, col, line, end)
     elif isinstance(exc, UnexpectedCharacters):
         ch = text[pos] if pos < len(text) else "?"
-        msg = f"unexpected character `{ch}`"
+        msg = f"unexpected character `{ch}`" if ch.isprintable() else f"unexpected character {ch!r}"
         if exc.allowed:
-            msg += f"; expected {_describe(set(exc.allowed))}"
+            msg += f"; expected {_describe(set(exc.allowed), _open_brackets(text, pos))}"
         span = Span(path, line, col, line, col + 1)
     else:
         msg = "unexpected end of file"

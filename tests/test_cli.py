@@ -1,0 +1,320 @@
+"""The `civdsl` command, in process (`civdsl.cli.main`) and end to end (`python -m civdsl`)."""
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from civdsl.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "tests" / "data" / "rulesets"
+TINY = RULESETS / "tiny"
+GOLDEN = ROOT / "tests" / "golden"
+SUBCOMMANDS = ["check", "play", "replay", "schema", "list"]
+
+
+@pytest.fixture(autouse=True)
+def _at_repo_root(monkeypatch):
+    """Commands run from the repository root, as a contributor would; editions found in tests/data too."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("CIVDSL_RULESETS", str(RULESETS))
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def play_tiny(capsys, log: Path, *extra: str) -> tuple[int, str, str]:
+    return run(capsys, "play", "--edition", "tests/data/rulesets/tiny", "--players", "2", "--seed", "3",
+               "--log", str(log), *extra)
+
+
+# ---- check ----------------------------------------------------------------------------------------------
+def test_check_good_folder(capsys):
+    code, out, err = run(capsys, "check", "tests/data/rulesets/tiny")
+    assert code == 0
+    assert "error[" not in out + err
+    assert "1 file(s): 0 error(s)" in out + err
+
+
+def test_check_bad_file(capsys):
+    code, out, err = run(capsys, "check", "tests/golden/unknown_name/game.civ")
+    assert code == 1
+    assert re.search(r"unknown_name/game\.civ:6:19: error\[UNK001\]: unknown name `bonsu`", out + err)
+    assert "did you mean `bonus`?" in out + err
+
+
+def test_check_reports_every_file_of_a_folder(capsys):
+    code, out, err = run(capsys, "check", "tests/golden/several_errors", "tests/golden/bad_order")
+    assert code == 1
+    codes = re.findall(r"error\[([A-Z]+\d+)\]", out + err)
+    assert sorted(codes) == ["ARG001", "SYN004", "UNK001", "UNK003"]
+
+
+def test_check_warnings_alone_exit_zero(capsys):
+    code, out, err = run(capsys, "check", "tests/golden/phase_not_in_sequence")
+    assert code == 0
+    assert "warning[SEQ002]" in out + err
+
+
+def test_check_missing_path(capsys):
+    code, out, err = run(capsys, "check", "tests/no/such/folder")
+    assert code == 1
+    assert "LOAD001" in out + err
+
+
+def test_check_json(capsys):
+    code, out, _ = run(capsys, "check", "--format", "json", "tests/golden/procedure_arity")
+    assert code == 1
+    data = json.loads(out)
+    assert data["errors"] == 1 and data["warnings"] == 0 and data["files"] == 1
+    (d,) = data["diagnostics"]
+    assert (d["code"], d["severity"], d["line"], d["column"]) == ("ARG001", "error", 9, 3)
+    assert d["file"].endswith("procedure_arity/game.civ")
+    assert d["related"][0]["line"] == 4 and d["related"][0]["note"] == "declared here"
+
+
+def test_check_json_clean(capsys):
+    code, out, _ = run(capsys, "check", "--format", "json", "tests/data/rulesets/tiny")
+    assert code == 0
+    assert json.loads(out)["diagnostics"] == []
+
+
+# ---- play, logs and replay ----------------------------------------------------------------------------------
+def test_play_tiny(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, out, err = play_tiny(capsys, log)
+    assert code == 0, err
+    assert "Winner" in out or "No winner" in out
+    assert "Tiny race" in out
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["type"] == "header" and header["seed"] == 3 and header["players"] == 2
+    assert json.loads(lines[-1])["type"] == "end"
+
+
+def test_play_edition_by_name(capsys):
+    code, out, _ = run(capsys, "play", "--edition", "tiny", "--players", "3", "--seed", "1")
+    assert code == 0
+    assert "3 player(s)" in out
+
+
+def test_same_command_gives_identical_logs(capsys, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert play_tiny(capsys, a)[0] == 0
+    assert play_tiny(capsys, b)[0] == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_different_seeds_give_different_logs(capsys, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    play_tiny(capsys, a)
+    run(capsys, "play", "--edition", "tests/data/rulesets/tiny", "--players", "2", "--seed", "4", "--log", str(b))
+    assert a.read_bytes() != b.read_bytes()
+
+
+def test_replay_ok(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    play_tiny(capsys, log)
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 0, err
+    assert out.startswith("OK")
+
+
+def _tamper_first_decision(log: Path) -> None:
+    lines = log.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        ev = json.loads(line)
+        if ev.get("type") == "decision" and ev.get("options", 0) > 1:
+            ev["choice"] = (ev["choice"] + 1) % ev["options"]
+            lines[i] = json.dumps(ev, ensure_ascii=False, separators=(",", ":"))
+            break
+    else:
+        pytest.fail("the log has no decision with a choice")
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_replay_detects_a_changed_decision(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    play_tiny(capsys, log)
+    _tamper_first_decision(log)
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 1
+    assert out.startswith("MISMATCH") or re.search(r"error\[[A-Z]+\d+\]", err)
+    assert "internal error" not in err and "Traceback" not in err
+
+
+def test_replay_refuses_changed_rules(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    play_tiny(capsys, log)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["ruleset_hash"] = "0" * 16
+    lines[0] = json.dumps(header)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(log))
+    assert code != 0
+    assert "LOG002" in err
+
+
+def test_replay_of_something_that_is_not_a_log(capsys, tmp_path):
+    bogus = tmp_path / "x.jsonl"
+    bogus.write_text('{"hello": 1}\n', encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(bogus))
+    assert code == 2
+    assert "LOG005" in err
+    code, _, err = run(capsys, "replay", str(tmp_path / "missing.jsonl"))
+    assert code == 2 and "LOG001" in err
+
+
+# ---- configs and usage errors -----------------------------------------------------------------------------------
+def test_config_with_a_bad_key(capsys, tmp_path):
+    cfg = tmp_path / "game.yaml"
+    cfg.write_text("edition: tiny\nplayrs: 2\n", encoding="utf-8")
+    code, _, err = run(capsys, "play", str(cfg))
+    assert code == 2
+    assert "CFG002" in err and "playrs" in err
+    assert "did you mean 'players'?" in err
+
+
+def test_good_config_plays(capsys, tmp_path):
+    cfg = tmp_path / "game.yaml"
+    cfg.write_text("edition: tiny\nplayers: 2\nseed: 5\nagents: [random, greedy]\n", encoding="utf-8")
+    code, out, err = run(capsys, "play", str(cfg))
+    assert code == 0, err
+    assert "seed 5" in out and "random, greedy" in out
+
+
+def test_unknown_edition_suggests_the_closest(capsys):
+    code, _, err = run(capsys, "play", "--edition", "tinny")
+    assert code == 2
+    assert "CFG013" in err and "`tinny`" in err
+    assert "did you mean `tiny`?" in err
+
+
+def test_too_many_players(capsys):
+    code, _, err = run(capsys, "play", "--edition", "tiny", "--players", "9")
+    assert code == 2
+    assert "CFG" in err
+
+
+def test_schema_prints_json(capsys):
+    code, out, _ = run(capsys, "schema")
+    assert code == 0
+    schema = json.loads(out)
+    assert "edition" in schema["properties"]
+    assert schema["$schema"].startswith("http://json-schema.org/draft-07")
+
+
+def test_list(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    assert re.search(r"^tiny\s+Tiny race", out, re.M)
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_help_of_every_subcommand(capsys, command):
+    with pytest.raises(SystemExit) as caught:
+        main([command, "--help"])
+    assert caught.value.code == 0
+    assert "usage: civdsl " + command in capsys.readouterr().out
+
+
+def test_top_level_help_and_no_command(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["--help"])
+    assert caught.value.code == 0
+    out = capsys.readouterr().out
+    for command in SUBCOMMANDS:
+        assert command in out
+    assert main([]) == 2
+
+
+def test_unknown_option_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["check", "--frobnicate", "x"])
+    assert caught.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_check_huge_number_is_a_diagnostic(capsys, tmp_path):
+    f = tmp_path / "huge.civ"
+    f.write_text("param x = " + "9" * 5000 + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "check", str(f))
+    assert code == 1
+    assert "internal error" not in err
+    assert re.search(r"error\[SYN\d+\]", out + err)
+
+
+def test_diagnostics_do_not_echo_control_characters(capsys, tmp_path):
+    f = tmp_path / "esc.civ"
+    f.write_text("param x = 1\x1b[2J\n", encoding="utf-8")
+    code, out, err = run(capsys, "check", str(f))
+    assert code == 1
+    assert "\x1b" not in out + err
+
+
+# ---- end to end -----------------------------------------------------------------------------------------------
+def _bad_inputs(tmp_path: Path) -> list[Path]:
+    files = {
+        "random.civ": random.Random(0).randbytes(4096),
+        "empty.civ": b"",
+        "binary.civ": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)),
+        "nested.civ": ("param x = " + "(" * 5000 + "1" + ")" * 5000 + "\n").encode(),
+        "huge.civ": ("param x = " + "9" * 100_000 + "\n").encode(),
+        "nul.civ": b"param x = 1\x00\n",
+    }
+    paths = []
+    for name, data in files.items():
+        p = tmp_path / name
+        p.write_bytes(data)
+        paths.append(p)
+    return paths
+
+
+def civdsl(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "civdsl", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120, errors="replace")
+
+
+def test_no_traceback_for_bad_rule_files(tmp_path):
+    paths = _bad_inputs(tmp_path)
+    proc = civdsl("check", *map(str, paths))
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert proc.returncode in (1, 2)
+    for p in paths:
+        single = civdsl("check", str(p))
+        assert "Traceback" not in single.stderr + single.stdout, p.name
+        assert single.returncode in (0, 1, 2), p.name
+    # an empty file is a valid (empty) rule file
+    assert civdsl("check", str(tmp_path / "empty.civ")).returncode == 0
+
+
+def test_no_traceback_for_bad_play_and_replay_inputs(tmp_path):
+    (tmp_path / "bad.yaml").write_text("edition: [unclosed\n", encoding="utf-8")
+    (tmp_path / "bad.jsonl").write_bytes(random.Random(1).randbytes(512))
+    (tmp_path / "random.civ").write_bytes(random.Random(2).randbytes(512))
+    for args in (["play", str(tmp_path / "bad.yaml")], ["replay", str(tmp_path / "bad.jsonl")],
+                 ["play", "--edition", str(tmp_path / "random.civ")], ["play", "--players", "-3", "--edition", "x"]):
+        proc = civdsl(*args)
+        assert "Traceback" not in proc.stderr + proc.stdout, args
+        assert proc.returncode in (1, 2), (args, proc.stderr)
+        assert re.search(r"error(\[[A-Z]+\d+\])?:", proc.stderr), (args, proc.stderr)
+
+
+def test_end_to_end_play_and_replay(tmp_path):
+    log = tmp_path / "g.jsonl"
+    proc = civdsl("play", "--edition", str(TINY), "--players", "2", "--seed", "7", "--log", str(log))
+    assert proc.returncode == 0, proc.stderr
+    assert "Winner" in proc.stdout or "No winner" in proc.stdout
+    proc = civdsl("replay", str(log), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("OK")
