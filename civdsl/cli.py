@@ -68,6 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--check", action="store_true", help="do not write; exit 1 if a file would change")
     f.add_argument("--diff", action="store_true", help="print a unified diff of the changes")
 
+    e = sub.add_parser("explain", help="show a rule as it runs and the files that shaped it",
+                       description="Show the effective definition of a rule (after options and house rules) "
+                                   "and the chain of places that defined, replaced or modified it.")
+    e.add_argument("target", help="edition name, folder, .civ file, or a YAML game config")
+    e.add_argument("rule", help="a rule name: `harvest`, `phase harvest`, `param city_gold`, `advance Pottery`")
+
+    d = sub.add_parser("diff", help="rule-level differences between two editions, overlays or configs",
+                       description="List the rules added, removed and changed from A to B, grouped by kind: "
+                                   "parameters with old → new values, changed blocks as unified diffs.")
+    d.add_argument("a", help="edition name, folder, .civ file, or YAML game config")
+    d.add_argument("b", help="edition name, folder, .civ file, or YAML game config")
+    d.add_argument("--format", choices=["text", "markdown", "json"], default="text", help="output format")
+
     r = sub.add_parser("replay", help="re-run a game log and verify it", description="Re-run a JSON Lines game "
                        "log with its recorded decisions and check that every line comes out the same.")
     r.add_argument("log", help="a log written by `civdsl play --log`")
@@ -105,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _is_usage(diags: list[Diagnostic]) -> bool:
-    return any(d.code.startswith(("CFG", "AGT", "LOG00")) for d in diags)
+    return any(d.code.startswith(("CFG", "AGT", "LOG00", "EXP")) for d in diags)
 
 
 def cmd_check(args) -> int:
@@ -249,6 +262,19 @@ def cmd_fmt(args) -> int:
     return EXIT_FINDINGS if args.check and changed else EXIT_OK
 
 
+def cmd_explain(args) -> int:
+    from .ruleview import explain, load_target
+    print(explain(load_target(args.target), args.rule), end="")
+    return EXIT_OK
+
+
+def cmd_diff(args) -> int:
+    from .ruleview import diff, load_target, render_diff
+    a, b = load_target(args.a), load_target(args.b)
+    print(render_diff(a, b, diff(a, b), args.format, (args.a, args.b)), end="")
+    return EXIT_OK
+
+
 def cmd_replay(args) -> int:
     from .gamelog import replay
     ok, message = replay(args.log)
@@ -276,7 +302,8 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": cmd_check, "play": cmd_play, "test": cmd_test, "fmt": cmd_fmt, "replay": cmd_replay, "schema": cmd_schema, "list": cmd_list}
+COMMANDS = {"check": cmd_check, "play": cmd_play, "test": cmd_test, "fmt": cmd_fmt, "explain": cmd_explain,
+            "diff": cmd_diff, "replay": cmd_replay, "schema": cmd_schema, "list": cmd_list}
 
 
 if __name__ == "__main__":  # pragma: no cover

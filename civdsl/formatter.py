@@ -81,16 +81,16 @@ def format_text(text: str) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
-def _shape(node):
+def shape(node):
     """A syntax tree without positions, to compare a file before and after formatting."""
     if isinstance(node, list):
-        return [_shape(x) for x in node]
+        return [shape(x) for x in node]
     if isinstance(node, tuple):
-        return tuple(_shape(x) for x in node)
+        return tuple(shape(x) for x in node)
     if isinstance(node, Span):
         return None
     if is_dataclass(node):
-        return (type(node).__name__,) + tuple(_shape(getattr(node, f.name)) for f in fields(node)
+        return (type(node).__name__,) + tuple(shape(getattr(node, f.name)) for f in fields(node)
                                               if f.name not in ("span", "path"))
     return node
 
@@ -100,7 +100,7 @@ def format_file_text(text: str, path: str) -> str:
     before = parse_text(text, path)
     formatted = format_text(text)
     after = parse_text(formatted, path)
-    if _shape(before.items) != _shape(after.items):  # pragma: no cover - a formatter bug
+    if shape(before.items) != shape(after.items):  # pragma: no cover - a formatter bug
         raise error("FMT001", "formatting would change the meaning of this file; it was left as it is", Span(path, 1, 1),
                     "please report this as a bug")
     return formatted

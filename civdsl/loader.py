@@ -88,6 +88,7 @@ class Loader:
 
     def __init__(self, root: Path):
         self.root = root.resolve()
+        self.roots = [self.root]  # an `extends "edition-name"` adds that edition's rulesets root
         self.cache: dict[Path, A.RuleFile] = {}
         self.stack: list[Path] = []
         self.count = 0
@@ -113,6 +114,28 @@ class Loader:
             self.cache[path] = parse_file(str(path))
         return self.cache[path]
 
+    def root_of(self, path: Path) -> Path:
+        for r in self.roots:
+            try:
+                path.relative_to(r)
+                return r
+            except ValueError:
+                continue
+        return self.root
+
+    def base_of(self, file: str, ext: A.Extends, root: Path) -> Path:
+        """`extends "file.civ"` is a path; `extends "edition-name"` names a shipped or listed edition."""
+        if ext.path.endswith(".civ"):
+            return resolve_inside(file, ext.path, root, ext.span, "extends")
+        from .editions import find_edition
+        try:
+            entry = find_edition(ext.path)
+        except CivError as exc:
+            exc.diagnostics[0].span = ext.span
+            raise
+        self.roots.append(entry.resolve().parent.parent)
+        return entry
+
     def load_into(self, rs: Ruleset, path: Path, span: Span | None, overlay: bool) -> None:
         rf = self.read(path, span)
         key = path.resolve()
@@ -122,11 +145,12 @@ class Loader:
         try:
             # `extends` first: the base must exist before this file's overrides apply to it.
             extends = [i for i in rf.items if isinstance(i, A.Extends)]
+            root = self.root_of(key)
             for ext in extends:
-                self.load_into(rs, resolve_inside(rf.path, ext.path, self.root, ext.span, "extends"), ext.span, False)
+                self.load_into(rs, self.base_of(rf.path, ext, root), ext.span, False)
             for item in rf.items:
                 if isinstance(item, A.Import):
-                    self.load_into(rs, resolve_inside(rf.path, item.path, self.root, item.span, "import"),
+                    self.load_into(rs, resolve_inside(rf.path, item.path, root, item.span, "import"),
                                    item.span, False)
             rs.files.append(str(key))
             rs.sources[str(key)] = Path(key).read_text(encoding="utf-8")
@@ -238,7 +262,12 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
             if isinstance(item, A.Import):
                 hr_loader.load_into(rs, resolve_inside(rf.path, item.path, hr_path.parent, item.span, "import"),
                                     item.span, True)
-            elif not isinstance(item, A.Extends):
+            elif isinstance(item, A.Extends):
+                if not item.path.endswith(".civ") and item.path != rs.edition() and item.path != entry.parent.name:
+                    raise error("CFG016", f"house rule `{hr_path.name}` extends `{item.path}`, but the game's "
+                                f"edition is `{rs.edition()}`", item.span,
+                                "play it with its own edition, or change its `extends`")
+            else:
                 apply_decl(rs, item, True)
     if rs.diagnostics:
         raise CivError(sorted(rs.diagnostics, key=Diagnostic.sort_key))
