@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Show the effective definition of a rule (after options and house rules) "
                                    "and the chain of places that defined, replaced or modified it.")
     e.add_argument("target", help="edition name, folder, .civ file, or a YAML game config")
-    e.add_argument("rule", help="a rule name: `harvest`, `phase harvest`, `param city_gold`, `advance Pottery`")
+    e.add_argument("rule", help="a rule name: `harvest`, `phase harvest`, `param city_gold`, `card Example`")
 
     d = sub.add_parser("diff", help="rule-level differences between two editions, overlays or configs",
                        description="List the rules added, removed and changed from A to B, grouped by kind: "

@@ -26,17 +26,19 @@ PLAYER_BUILTIN_FIELDS = ("seat", "name", "index")
 KIND_TYPES = {"int", "number", "text", "bool", "any", "block", "list", "record"}
 
 
-class _Return(Exception):
+class Ret:
+    """What a `return` statement hands back up through the blocks to its procedure."""
+
+    __slots__ = ("value",)
+
     def __init__(self, value):
         self.value = value
 
 
-class _Break(Exception):
-    pass
-
-
-class _Continue(Exception):
-    pass
+# Statement closures return None to go on, or a signal: a `Ret`, BREAK or CONTINUE. Signals travel up
+# through blocks as return values (much cheaper than exceptions) until a loop or a call consumes them.
+BREAK = object()
+CONTINUE = object()
 
 
 class EndOfGame(Exception):
@@ -125,6 +127,7 @@ class Compiler:
         self.used: set[str] = set()          # global names and player fields the rules read or write
         self.strings: set[str] = set()       # text literals: names used dynamically (`player[name]`)
         self.choose_tags: set[str] = set()
+        self.loops = 0  # loops enclosing the statement being compiled (for break/continue)
 
     # -- diagnostics -----------------------------------------------------------------------------
     def err(self, code: str, msg: str, span: Span | None, hint: str | None = None, related=None):
@@ -428,8 +431,18 @@ class Compiler:
 
         def run(c, fns=tuple(fns)):
             for f in fns:
-                f(c)
+                signal = f(c)
+                if signal is not None:
+                    return signal
+            return None
         return run
+
+    def loop_body(self, stmts: list[A.Stmt], scope: Scope) -> Callable:
+        self.loops += 1
+        try:
+            return self.block(stmts, scope)
+        finally:
+            self.loops -= 1
 
     def stmt(self, s: A.Stmt, scope: Scope) -> Callable:
         fn = getattr(self, "s_" + type(s).__name__)(s, scope)
@@ -442,7 +455,7 @@ class Compiler:
                 raise RuleError("RUN010", f"step budget of {c.budget} statements exceeded", span,
                                 "a rule loops too long; check loop conditions")
             try:
-                fn(c)
+                return fn(c)
             except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
                     OverflowError, RecursionError) as exc:
                 raise RuleError("RUN001", _py_error(exc), span) from None
@@ -522,49 +535,45 @@ class Compiler:
         def run(c):
             for cond, body in branches:
                 if cond(c):
-                    body(c)
-                    return
+                    return body(c)
             if orelse is not None:
-                orelse(c)
+                return orelse(c)
+            return None
         return run
 
     def s_For(self, s: A.For, scope: Scope):
         it = self.expr(s.iterable, scope)
         scope.names.add(s.var)
-        body = self.block(s.body, scope)
+        body = self.loop_body(s.body, scope)
         var = s.var
 
         def run(c):
             for x in _iterable(it(c)):
                 c.locals[var] = x
-                try:
-                    body(c)
-                except _Continue:
-                    continue
-                except _Break:
-                    break
+                signal = body(c)
+                if signal is not None and signal is not CONTINUE:
+                    return None if signal is BREAK else signal
+            return None
         return run
 
     def s_Repeat(self, s: A.Repeat, scope: Scope):
         count = self.expr(s.count, scope)
-        body = self.block(s.body, scope)
+        body = self.loop_body(s.body, scope)
 
         def run(c):
             n = count(c)
             if not isinstance(n, int) or n > MAX_LOOP:
                 raise ValueError(f"repeat count must be a whole number up to {MAX_LOOP}, got {fmt(n)}")
             for _ in range(n):
-                try:
-                    body(c)
-                except _Continue:
-                    continue
-                except _Break:
-                    break
+                signal = body(c)
+                if signal is not None and signal is not CONTINUE:
+                    return None if signal is BREAK else signal
+            return None
         return run
 
     def s_While(self, s: A.While, scope: Scope):
         cond = self.expr(s.cond, scope)
-        body = self.block(s.body, scope)
+        body = self.loop_body(s.body, scope)
         span = s.span
 
         def run(c):
@@ -574,30 +583,29 @@ class Compiler:
                 if n > MAX_LOOP:
                     raise RuleError("RUN011", f"loop ran more than {MAX_LOOP} times", span,
                                     "make sure the loop's condition becomes false")
-                try:
-                    body(c)
-                except _Continue:
-                    continue
-                except _Break:
-                    break
+                signal = body(c)
+                if signal is not None and signal is not CONTINUE:
+                    return None if signal is BREAK else signal
+            return None
         return run
 
     def s_Return(self, s: A.Return, scope: Scope):
         value = self.expr(s.value, scope)
 
         def run(c):
-            raise _Return(value(c))
+            return Ret(value(c))
         return run
 
     def s_Break(self, s, scope):
-        def run(c):
-            raise _Break()
-        return run
+        if not self.loops:
+            self.err("SYN012", "`break` outside a loop", s.span, "`break` leaves the innermost for/repeat/while")
+        return lambda c: BREAK
 
     def s_Continue(self, s, scope):
-        def run(c):
-            raise _Continue()
-        return run
+        if not self.loops:
+            self.err("SYN012", "`continue` outside a loop", s.span,
+                     "`continue` goes on with the innermost for/repeat/while")
+        return lambda c: CONTINUE
 
     def s_Log(self, s: A.Log, scope: Scope):
         parts = [p if isinstance(p, str) else self.expr(p, scope) for p in s.parts]
@@ -654,7 +662,11 @@ class Compiler:
         return run
 
     def s_ExprStmt(self, s: A.ExprStmt, scope: Scope):
-        return self.expr(s.expr, scope)
+        fn = self.expr(s.expr, scope)
+
+        def run(c):
+            fn(c)  # the value of a call made for its effect is dropped
+        return run
 
     # -- expressions ------------------------------------------------------------------------------------
     def expr(self, e: A.Expr, scope: Scope) -> Callable:
@@ -1010,10 +1022,8 @@ def call_callable(c, f: Callable_, args: list, span: Span):
         c.locals["this"] = f.this
     c.depth += 1
     try:
-        f.body(c)
-        return None
-    except _Return as r:
-        return r.value
+        signal = f.body(c)
+        return signal.value if type(signal) is Ret else None
     finally:
         c.depth -= 1
         c.locals, c.span = saved_locals, saved_span

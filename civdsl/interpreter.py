@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .builtins import fmt, type_name
-from .compiler import EndOfGame, Program
+from .compiler import EndOfGame, Program, _combine
 from .diagnostics import CivError, Span
 from .state import GameState, Player, ZoneRef, to_jsonable
 from .values import EntityObj, RuleError
@@ -486,10 +486,7 @@ class Game:
 
 
 def _apply(op: str, old, value):
-    if op == "=":
-        return value
-    from .compiler import _combine
-    return _combine(op, old, value)
+    return value if op == "=" else _combine(op, old, value)
 
 
 def check_field(prog: Program, ent: EntityObj, kf, value, span: Span):
