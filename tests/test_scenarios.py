@@ -10,10 +10,10 @@ from civdsl.diagnostics import CivError
 from civdsl.scenario import find_scenarios, load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = find_scenarios([str(ROOT / "rulesets")])
+SCENARIOS = find_scenarios([str(ROOT / "rulesets"), str(ROOT / "examples")])
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: str(p.relative_to(ROOT / "rulesets")))
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_shipped_scenario(path):
     outcome = run_scenario(load_scenario(str(path)))
     assert outcome.passed, "\n".join(outcome.problems)
