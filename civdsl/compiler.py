@@ -128,6 +128,9 @@ class Compiler:
         self.strings: set[str] = set()       # text literals: names used dynamically (`player[name]`)
         self.choose_tags: set[str] = set()
         self.loops = 0  # loops enclosing the statement being compiled (for break/continue)
+        self._depth = 0  # nesting of expression compilation: only whole expressions become generated code
+        from .codegen import ExprCodegen
+        self.codegen = ExprCodegen(self)
 
     # -- diagnostics -----------------------------------------------------------------------------
     def err(self, code: str, msg: str, span: Span | None, hint: str | None = None, related=None):
@@ -447,6 +450,7 @@ class Compiler:
     def stmt(self, s: A.Stmt, scope: Scope) -> Callable:
         fn = getattr(self, "s_" + type(s).__name__)(s, scope)
         span = s.span
+        local_names = scope.names
 
         def run(c):
             c.span = span
@@ -456,7 +460,12 @@ class Compiler:
                                 "a rule loops too long; check loop conditions")
             try:
                 return fn(c)
-            except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
+            except KeyError as exc:
+                key = exc.args[0] if exc.args else None
+                if isinstance(key, str) and key in local_names and key not in c.locals:
+                    raise RuleError("RUN002", f"`{key}` is used before it is given a value", span) from None
+                raise RuleError("RUN001", _py_error(exc), span) from None
+            except (TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
                     OverflowError, RecursionError) as exc:
                 raise RuleError("RUN001", _py_error(exc), span) from None
         return run
@@ -670,7 +679,26 @@ class Compiler:
 
     # -- expressions ------------------------------------------------------------------------------------
     def expr(self, e: A.Expr, scope: Scope) -> Callable:
-        return getattr(self, "e_" + type(e).__name__)(e, scope)
+        """A function of the context for an expression: checked as closures, run as generated code."""
+        before = len(self.diags)
+        self._depth += 1
+        try:
+            fn = getattr(self, "e_" + type(e).__name__)(e, scope)
+        finally:
+            self._depth -= 1
+        if self._depth == 0 and len(self.diags) == before:
+            return self.codegen.build(e, scope, fn)
+        return fn
+
+    def closure(self, e: A.Expr, scope: Scope) -> Callable:
+        """The closure of a subexpression the code generator embeds (already checked: no diagnostics)."""
+        before = len(self.diags)
+        self._depth += 1
+        try:
+            return getattr(self, "e_" + type(e).__name__)(e, scope)
+        finally:
+            self._depth -= 1
+            del self.diags[before:]
 
     def e_Literal(self, e: A.Literal, scope):
         v = e.value
