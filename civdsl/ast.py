@@ -306,6 +306,16 @@ class Extends(Decl):
 
 
 @dataclass(slots=True)
+class Overrides(Decl):
+    """`overrides "other"`: where this overlay and another change the same rule, this one wins."""
+    target: str
+    span: Span
+
+    def key(self):
+        return ("overrides", self.target)
+
+
+@dataclass(slots=True)
 class Param(Decl):
     """`param name = expr`: a named number/table that cards and house rules may change."""
     name: str

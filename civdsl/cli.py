@@ -147,6 +147,7 @@ def cmd_check(args) -> int:
             d.severity = "error"
     errors = [d for d in diags if d.severity == "error"]
     nread = nfiles + len(configs)
+    usage = any(d.code.startswith("CFG") for d in errors)
     if args.format == "text":
         if diags:
             print(render_text(diags))
@@ -155,7 +156,7 @@ def cmd_check(args) -> int:
         print(f"checked {nread} file(s): {len(errors)} error(s), {len(diags) - len(errors)} warning(s)")
     else:
         print(render(diags, args.format, files=nread) if args.format == "json" else render(diags, args.format))
-    return EXIT_FINDINGS if errors else EXIT_OK
+    return EXIT_USAGE if usage else (EXIT_FINDINGS if errors else EXIT_OK)
 
 
 def cmd_play(args) -> int:

@@ -212,6 +212,20 @@ def _missing(rs: Ruleset, item: A.Decl, key, verb: str) -> Diagnostic:
     return Diagnostic("OVL001", f"cannot {verb} {key[0]} `{key[1]}`: it does not exist", item.span, "error", hint)
 
 
+def _claim(rs: Ruleset, owners: dict, overlay: str, wins: set[str], item: A.Decl) -> None:
+    """Two overlays of one game may not change the same rule unless the later says it wins."""
+    if not isinstance(item, (A.Replace, A.Modify, A.Remove)):
+        return
+    key = item.key()
+    prev = owners.get(key)
+    if prev and prev[0] != overlay and prev[0] not in wins and prev[0].removeprefix("option ") not in wins:
+        rs.diagnostics.append(Diagnostic(
+            "OVL004", f"{overlay} and {prev[0]} both change {key[0]} `{key[1]}`", item.span, "error",
+            f"say which wins: put `overrides \"{prev[0].removeprefix('option ')}\"` in {overlay}",
+            [(prev[1], f"{prev[0]} changes it here")]))
+    owners[key] = (overlay, item.span)
+
+
 def modify(decl: A.Decl, mod: A.Modify) -> A.Decl:
     """Apply `modify kind "name" { field: value }`: entity fields, param `value`, table rows."""
     if isinstance(decl, A.Param):
@@ -241,6 +255,7 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
     rs = Ruleset(str(entry), root)
     loader = Loader(root)
     loader.load_into(rs, entry, None, False)
+    owners: dict[tuple[str, str], tuple[str, Span]] = {}
     for name in options or []:
         opt = rs.options.get(name)
         if opt is None:
@@ -249,8 +264,11 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
             known = ", ".join(sorted(rs.options)) or "none"
             raise error("CFG010", f"edition `{rs.edition()}` has no option `{name}`", None,
                         (f"did you mean `{guess}`? " if guess else "") + f"options: {known}")
+        wins = {i.target for i in opt.items if isinstance(i, A.Overrides)}
         for item in opt.items:
-            apply_decl(rs, item, True)
+            if not isinstance(item, A.Overrides):
+                _claim(rs, owners, f"option {name}", wins, item)
+                apply_decl(rs, item, True)
     for hr in house_rules or []:
         hr_path = Path(hr).resolve()
         hr_loader = Loader(hr_path.parent)
@@ -258,7 +276,10 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
         rf = hr_loader.read(hr_path, None)
         rs.files.append(str(hr_path))
         rs.sources[str(hr_path)] = hr_path.read_text(encoding="utf-8")
+        wins = {i.target for i in rf.items if isinstance(i, A.Overrides)}
         for item in rf.items:
+            if isinstance(item, A.Overrides):
+                continue
             if isinstance(item, A.Import):
                 hr_loader.load_into(rs, resolve_inside(rf.path, item.path, hr_path.parent, item.span, "import"),
                                     item.span, True)
@@ -268,6 +289,7 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
                                 f"edition is `{rs.edition()}`", item.span,
                                 "play it with its own edition, or change its `extends`")
             else:
+                _claim(rs, owners, hr_path.name, wins, item)
                 apply_decl(rs, item, True)
     if rs.diagnostics:
         raise CivError(sorted(rs.diagnostics, key=Diagnostic.sort_key))

@@ -83,6 +83,9 @@ class _ToAst(Transformer):
     def extends_decl(self, meta, c):
         return A.Extends(_unquote(c[0]), self.s(meta))
 
+    def overrides_decl(self, meta, c):
+        return A.Overrides(_unquote(c[0]), self.s(meta))
+
     # -- schema ----------------------------------------------------------------------------------
     def _scope(self, tok: Token) -> str:
         if str(tok) not in ("player", "global"):

@@ -54,3 +54,20 @@ def test_house_rule_for_another_edition_is_refused(tmp_path, capsys):
     cfg.write_text("edition: warp-spawn-solitaire\nhouse_rules: [h.civ]\n", encoding="utf-8")
     assert main(["play", str(cfg)]) == 2
     assert "CFG016" in capsys.readouterr().err
+
+
+def test_two_house_rules_changing_one_rule_must_say_which_wins(tmp_path, capsys):
+    (tmp_path / "a.civ").write_text('extends "warp-spawn-solitaire"\nmodify param city_gold { value: 15 }\n')
+    (tmp_path / "b.civ").write_text('extends "warp-spawn-solitaire"\nmodify param city_gold { value: 10 }\n')
+    cfg = tmp_path / "g.yaml"
+    cfg.write_text("edition: warp-spawn-solitaire\nhouse_rules: [a.civ, b.civ]\n", encoding="utf-8")
+    assert main(["check", str(cfg)]) == 1
+    err = capsys.readouterr().out
+    assert "b.civ:2:1: error[OVL004]: b.civ and a.civ both change param `city_gold`" in err
+    assert "a.civ:2:1: a.civ changes it here" in err
+    (tmp_path / "b.civ").write_text('extends "warp-spawn-solitaire"\noverrides "a.civ"\n'
+                                    'modify param city_gold { value: 10 }\n')
+    assert main(["check", str(cfg)]) == 0
+    capsys.readouterr()
+    assert main(["explain", str(cfg), "city_gold"]) == 0
+    assert "param city_gold = 10" in capsys.readouterr().out
