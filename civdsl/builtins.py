@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from .state import Player, ZoneRef
-from .values import Builtin, Die, EntityObj, RuleError, TableValue
+from .values import Builtin, Die, EntityObj, RuleError, TableValue, field_value
 
 REGISTRY: dict[str, Builtin] = {}
 _MISSING = object()
@@ -183,9 +183,7 @@ def _get(c, r, k, default):
         return r.get(k, default)
     if isinstance(r, str) and r in c.game.program.entities:
         v = c.game.program.entities[r].fields.get(k, _MISSING)
-        if v is _MISSING:
-            return default
-        return v[0] if isinstance(v, tuple) else v
+        return default if v is _MISSING else field_value(v)
     if isinstance(r, TableValue):
         try:
             return r.lookup(k)
@@ -198,12 +196,16 @@ def _get(c, r, k, default):
 def roll_die(c, die: Die):
     state = c.game.state
     if state.forced_dice:
+        if c.game.journal is not None:
+            c.game.journal.append((state.forced_dice, None, list(state.forced_dice)))
         face = state.forced_dice.pop(0)
         if face not in die.faces:
             raise RuleError("RUN020", f"fixed die result {face!r} is not a face of {die.name}", c.span,
                             f"faces of {die.name}: {die.faces}")
         return face
-    return die.faces[state.rng.randrange(len(die.faces))]
+    g = c.game
+    rng = state.rng if g.journal is None or g._rng_saved else g.rng()
+    return die.faces[rng.randrange(len(die.faces))]
 
 
 @builtin("roll", 1, 2, doc="Roll a die (n times, summed), or roll a table's die and return its row.")
@@ -237,7 +239,7 @@ def _random_pick(c, xs):
     items = _items(xs)
     if not items:
         return None
-    pick = items[c.game.state.rng.randrange(len(items))]
+    pick = items[c.game.rng().randrange(len(items))]
     c.game.emit("random", picked=pick, among=len(items))
     return pick
 
@@ -245,7 +247,7 @@ def _random_pick(c, xs):
 @builtin("shuffled", 1, doc="The items in a random order.")
 def _shuffled(c, xs):
     items = _items(xs)
-    c.game.state.rng.shuffle(items)
+    c.game.rng().shuffle(items)
     return items
 
 

@@ -18,7 +18,7 @@ from .loader import Ruleset, resolve_inside
 from .mapdata import load_map
 from .names import suggest
 from .state import Player, ZoneRef
-from .values import Builtin, Callable_, Die, EntityObj, IllegalAction, RuleError, TableValue
+from .values import Builtin, Callable_, Die, EntityObj, IllegalAction, LazyField, RuleError, TableValue, field_value
 
 MAX_CALL_DEPTH = 64
 MAX_LOOP = 100_000
@@ -334,9 +334,9 @@ class Compiler:
                     self.err("TYP002", f"field `{name}` of {d.kind} is a block", given[name].span,
                              f"write `{name}(...) {{ ... }}`")
                     continue
-                ent.fields[name] = (self._const(given[name].value), kf, given[name].span)
+                ent.fields[name] = LazyField(self._const(given[name].value), kf, given[name].span, ent, name)
             elif kf.default is not None:
-                ent.fields[name] = (self._const(kf.default), kf, kf.span)
+                ent.fields[name] = LazyField(self._const(kf.default), kf, kf.span, ent, name)
             elif is_block:
                 ent.fields[name] = None
             else:
@@ -448,6 +448,9 @@ class Compiler:
             self.loops -= 1
 
     def stmt(self, s: A.Stmt, scope: Scope) -> Callable:
+        fast = self._fast_stmt(s, scope)
+        if fast is not None:
+            return fast
         fn = getattr(self, "s_" + type(s).__name__)(s, scope)
         span = s.span
         local_names = scope.names
@@ -460,6 +463,44 @@ class Compiler:
                                 "a rule loops too long; check loop conditions")
             try:
                 return fn(c)
+            except KeyError as exc:
+                key = exc.args[0] if exc.args else None
+                if isinstance(key, str) and key in local_names and key not in c.locals:
+                    raise RuleError("RUN002", f"`{key}` is used before it is given a value", span) from None
+                raise RuleError("RUN001", _py_error(exc), span) from None
+            except (TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
+                    OverflowError, RecursionError) as exc:
+                raise RuleError("RUN001", _py_error(exc), span) from None
+        return run
+
+    def _fast_stmt(self, s: A.Stmt, scope: Scope) -> Callable | None:
+        """`let` and calls made for their effect, the most frequent statements, in one closure each
+        (the general wrapper's bookkeeping written inline)."""
+        if not isinstance(s, (A.Let, A.ExprStmt)):
+            return None
+        span = s.span
+        if isinstance(s, A.Let):
+            if s.name in self.globals or s.name in REGISTRY:
+                return None  # the general path reports it
+            value = self.expr(s.value, scope)
+            scope.names.add(s.name)
+            name = s.name
+        else:
+            value = self.expr(s.expr, scope)
+            name = None
+        local_names = scope.names
+
+        def run(c):
+            c.span = span
+            c.steps += 1
+            if c.steps > c.budget:
+                raise RuleError("RUN010", f"step budget of {c.budget} statements exceeded", span,
+                                "a rule loops too long; check loop conditions")
+            try:
+                if name is None:
+                    value(c)
+                else:
+                    c.locals[name] = value(c)
             except KeyError as exc:
                 key = exc.args[0] if exc.args else None
                 if isinstance(key, str) and key in local_names and key not in c.locals:
@@ -944,6 +985,9 @@ def _iterable(v):
 
 
 def _add(a, b):
+    ta, tb = type(a), type(b)
+    if ta is tb and (ta is int or ta is str or ta is list):
+        return a + b
     if isinstance(a, ZoneRef):
         a = list(a.items)
     if isinstance(b, ZoneRef):
@@ -979,7 +1023,18 @@ _COMPARE = {
 
 
 def get_attr(prog: Program, o, name: str):
-    """`o.name` for any runtime value (the slow, general path)."""
+    """`o.name` for any runtime value (the general path; players' declared fields have a faster one)."""
+    t = type(o)
+    if t is dict:
+        return o[name]
+    if t is str:
+        ent = prog.entities.get(o)
+        if ent is not None:
+            v = ent.fields.get(name, _UNSET)
+            if type(v) is tuple:
+                return v[0]
+            if v is not _UNSET:
+                return field_value(v)
     if isinstance(o, Player):
         if name in o.counters:
             return o.counters[name]
@@ -1012,8 +1067,7 @@ def get_attr(prog: Program, o, name: str):
 
 def entity_field(ent: EntityObj, name: str):
     if name in ent.fields:
-        v = ent.fields[name]
-        return v[0] if isinstance(v, tuple) else v
+        return field_value(ent.fields[name])
     if name == "name":
         return ent.name
     if name == "kind":

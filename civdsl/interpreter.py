@@ -14,7 +14,7 @@ from .builtins import fmt, type_name
 from .compiler import EndOfGame, Program, _combine
 from .diagnostics import CivError, Span
 from .state import GameState, Player, ZoneRef, to_jsonable
-from .values import EntityObj, RuleError
+from .values import FORCE, EntityObj, LazyField, RuleError
 
 DEFAULT_STEP_BUDGET = 2_000_000
 HARD_ROUND_CAP = 10_000
@@ -87,7 +87,8 @@ class Game:
         self._display: dict[str, str] = {}
         self._pending_finish = False
         self.started = False
-        self.journal: list | None = None  # undo records of the running step (see `_transaction`)
+        self.journal: list | None = None  # undo records of the running step (see `transaction`)
+        self._rng_saved = False
         self.visibility = {k: v for k, v in program.zones.items()}
 
     # -- provenance and the log -----------------------------------------------------------------------
@@ -144,10 +145,18 @@ class Game:
             self.emit("set", target=name, value=to_jsonable(new), was=to_jsonable(old))
 
     def set_player(self, p: Player, name: str, op: str, value) -> None:
-        if name in p.counters:
-            store = p.counters
+        store = p.counters
+        if name in store:
             old = store[name]
-            new = self._bounded(("player", name), name, _apply(op, old, value))
+            new = value if op == "=" else _combine(op, old, value)
+            if type(new) is int:  # the common case, clamped inline
+                lo, hi = self.program.bounds.get(("player", name), _NO_BOUNDS)
+                if lo is not None and new < lo:
+                    new = lo
+                elif hi is not None and new > hi:
+                    new = hi
+            else:
+                new = self._bounded(("player", name), name, new)
         elif name in p.vars:
             store = p.vars
             old = store[name]
@@ -188,7 +197,7 @@ class Game:
 
     def zone_shuffle(self, z: ZoneRef) -> None:
         self._save_zone(z)
-        self.state.rng.shuffle(z.items)
+        self.rng().shuffle(z.items)
         if self.logging:
             self.emit("shuffle", zone=z.label())
 
@@ -201,36 +210,49 @@ class Game:
         if self.journal is not None:
             self.journal.append((self.state.pieces, key, self.state.pieces.get(key, 0)))
 
-    def _rollback(self, journal: list, rng_state, events: int, skips: set) -> None:
+    def rng(self):
+        """The game's random stream; the first use in a step saves its state so a failure can rewind it."""
+        if self.journal is not None and not self._rng_saved:
+            self.journal.append((_RNG, None, self.state.rng.getstate()))
+            self._rng_saved = True
+        return self.state.rng
+
+    def _rollback(self, journal: list, events: int) -> None:
         """Undo a failed step: values, zones, pieces, skips, the random stream and its log events."""
         for store, key, old in reversed(journal):
-            if key is None:
+            if store is _RNG:
+                self.state.rng.setstate(old)
+            elif key is None:
                 store[:] = old
+            elif key is _SKIPS:
+                self.state.skips = old
             else:
                 store[key] = old
-        self.state.rng.setstate(rng_state)
         del self.events[events:]
-        self.state.skips = skips
 
     def transaction(self, fn: Callable):
         """Run `fn(ctx)` all or nothing: if a rule fails, the state is as before the call."""
-        st = self.state
-        outer = self.journal
-        self.journal, saved = [], (st.rng.getstate(), len(self.events), set(st.skips))
+        outer, outer_saved = self.journal, self._rng_saved
+        self.journal, self._rng_saved, events = [], False, len(self.events)
+        failed = False
         try:
             return fn(self.c)
         except CivError:
-            self._rollback(self.journal, *saved)
+            failed = True
+            self._rollback(self.journal, events)
             raise
         finally:
-            if outer is not None:
+            if outer is not None and not failed:
                 outer.extend(self.journal)
+            self._rng_saved = outer_saved or (self._rng_saved and not failed)
             self.journal = outer
 
     def skip(self, phase: str) -> None:
         p = self.state.current
         if p is None:
             raise ValueError("`skip` needs a current player")
+        if self.journal is not None:
+            self.journal.append((None, _SKIPS, set(self.state.skips)))
         self.state.skips.add((p.index, phase))
         self.emit("skip", player=p.name, phase=phase)
 
@@ -273,6 +295,29 @@ class Game:
     def init(self) -> None:
         """Evaluate parameters, dice, tables and things, then create every counter, variable and zone."""
         prog, st = self.program, self.state
+        FORCE.append(self._force_field)
+        try:
+            self._init_constants()
+        finally:
+            FORCE.pop()
+        self._init_state()
+
+    def _force_field(self, lf: LazyField):
+        if lf.forcing:
+            raise RuleError("RUN003", f"field `{lf.name}` of {lf.owner.kind} \"{lf.owner.name}\" depends on itself",
+                            lf.span)
+        lf.forcing = True
+        saved = (self.c.locals, self.c.span)
+        try:
+            value = check_field(self.program, lf.owner, lf.kind_field, self.guarded(lf.fn, lf.span), lf.span)
+        finally:
+            lf.forcing = False
+            self.c.locals, self.c.span = saved
+        lf.owner.fields[lf.name] = (value,)
+        return value
+
+    def _init_constants(self) -> None:
+        prog, st = self.program, self.state
         for name, fn, span in prog.params:
             st.vars[name] = self.guarded(fn, span)
         for die in prog.dice.values():
@@ -284,13 +329,16 @@ class Game:
         for t in prog.tables.values():
             t.rows = [(lo, hi, self.guarded(v, None) if callable(v) else v) for lo, hi, v in t.rows]
         for ent in prog.entities.values():
-            for name, v in list(ent.fields.items()):
-                if isinstance(v, tuple) and callable(v[0]):
-                    fn, kf, span = v
-                    ent.fields[name] = (check_field(prog, ent, kf, self.guarded(fn, span), span),)
-        for (scope, name), (lo, hi, init, span) in prog.counters.items():
-            bounds = (self.guarded(lo, span) if lo else None, self.guarded(hi, span) if hi else None)
-            prog.bounds[(scope, name)] = bounds
+            for v in list(ent.fields.values()):
+                if type(v) is LazyField:
+                    self._force_field(v)
+        if not prog.bounds:  # counter bounds depend only on parameters: evaluate once per program
+            for (scope, name), (lo, hi, init, span) in prog.counters.items():
+                bounds = (self.guarded(lo, span) if lo else None, self.guarded(hi, span) if hi else None)
+                prog.bounds[(scope, name)] = bounds
+
+    def _init_state(self) -> None:
+        prog, st = self.program, self.state
         for (scope, name), (lo, hi, init, span) in prog.counters.items():
             for owner in (st.players if scope == "player" else [None]):
                 value = self._bounded((scope, name), name, self.guarded(init, span, owner))
@@ -483,6 +531,11 @@ class Game:
         if self._check_victory("round") or self._pending_finish:
             return True
         return False
+
+
+_NO_BOUNDS = (None, None)
+_RNG = object()    # journal marker: the random stream's state
+_SKIPS = object()  # journal marker: the set of skipped phases
 
 
 def _apply(op: str, old, value):

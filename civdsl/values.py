@@ -85,3 +85,29 @@ class Builtin:
 
     def __repr__(self):
         return self.name
+
+
+@dataclass(eq=False)
+class LazyField:
+    """A thing's field not yet evaluated: evaluated on first use (parameters may read fields and fields
+    may read parameters), then replaced by its value."""
+    fn: Callable
+    kind_field: Any
+    span: Span
+    owner: "EntityObj"
+    name: str
+    forcing: bool = False
+
+
+FORCE: list = []  # the running game's field evaluator, set while a game initializes its constants
+
+
+def field_value(v):
+    """The value of a stored field: `(value,)`, a block, or a `LazyField` to evaluate now."""
+    if type(v) is tuple:
+        return v[0]
+    if type(v) is LazyField:
+        if not FORCE:
+            raise RuntimeError("a thing's field was read before the game evaluated its constants")
+        return FORCE[-1](v)
+    return v
