@@ -14,7 +14,7 @@ from .diagnostics import Span, error
 from .parser import parse_text
 
 INDENT = "  "
-_CONTINUATION = re.compile(r"^(and|or)\b")
+_CONTINUATION = re.compile(r"^(and\b|or\b|[-+*/%]|\.\.)")
 
 
 def _code(line: str) -> tuple[str, int]:
@@ -38,8 +38,12 @@ def _code(line: str) -> tuple[str, int]:
     return line, leading
 
 
+_VALUE_BEFORE = re.compile(r"(=|:|\(|\[|,|\bfrom|\bin|\bthen|\belse|\+|-|\*|/)\s*$")
+
+
 def _brackets(code: str, stack: list[str]) -> None:
-    """Push and pop the brackets of a line of code (strings skipped)."""
+    """Push and pop the brackets of a line of code (strings skipped). A `{` where a value is expected
+    opens a record (pushed as `r`), elsewhere a block."""
     in_str = False
     for i, ch in enumerate(code):
         if in_str:
@@ -47,7 +51,9 @@ def _brackets(code: str, stack: list[str]) -> None:
                 in_str = False
         elif ch == '"':
             in_str = True
-        elif ch in "{[(":
+        elif ch == "{":
+            stack.append("r" if _VALUE_BEFORE.search(code[:i]) else "{")
+        elif ch in "[(":
             stack.append(ch)
         elif ch in "}])" and stack:
             stack.pop()
@@ -71,7 +77,7 @@ def format_text(text: str) -> str:
             blank = False
         code, leading = _code(line)
         level = max(len(stack) - min(leading, 1), 0)
-        inside_group = bool(stack) and stack[-1] in "[("
+        inside_group = bool(stack) and stack[-1] in "[(r"
         if not leading and not inside_group and (_CONTINUATION.match(line) or _OPEN_END.search(previous)):
             level += 1
         out.append(INDENT * level + line)
