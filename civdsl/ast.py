@@ -393,6 +393,9 @@ class MapDecl(Decl):
     path: str
     span: Span
 
+    def key(self):
+        return ("map", self.name)
+
 
 @dataclass(slots=True)
 class KindField:

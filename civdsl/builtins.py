@@ -204,7 +204,7 @@ def roll_die(c, die: Die):
                             f"faces of {die.name}: {die.faces}")
         return face
     g = c.game
-    rng = state.rng if g.journal is None or g._rng_saved else g.rng()
+    rng = state.rng if (g.journal is None or g._rng_saved) and not g.no_random else g.rng()
     return die.faces[rng.randrange(len(die.faces))]
 
 

@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--max-rounds", type=int, help="stop after this many rounds")
     pl.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
     pl.add_argument("--verbose", "-v", action="store_true", help="print the rules' narration as the game goes")
+    pl.add_argument("--check-invariants", action="store_true",
+                    help="check the ruleset's invariants after every phase (slower)")
 
     t = sub.add_parser("test", help="run scenario files (worked examples) and report",
                        description="Run every scenario (*.yaml with a `scenario:` key) under the paths; "
@@ -124,6 +126,11 @@ def _is_usage(diags: list[Diagnostic]) -> bool:
 def cmd_check(args) -> int:
     from .checker import check_paths, entries
     from .config import load_config
+    from pathlib import Path
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        print(f"civdsl check: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return EXIT_USAGE
     civ = [p for p in args.paths if not p.endswith((".yaml", ".yml"))]
     diags, nfiles = check_paths(civ) if civ else ([], 0)
     configs = [p for p in args.paths if p.endswith((".yaml", ".yml"))]
@@ -170,7 +177,7 @@ def cmd_play(args) -> int:
     cfg = merge_cli(cfg, edition=args.edition, players=args.players, seed=args.seed, agents=agents,
                     options=args.options, house_rules=args.house_rules, max_rounds=args.max_rounds, log=args.log)
     echo = (lambda text: print(f"  {text}")) if args.verbose else None
-    game, result = play(cfg, echo=echo, logging=True)
+    game, result = play(cfg, echo=echo, logging=True, check_invariants=args.check_invariants)
     title = game.rs.game.title if game.rs.game else game.rs.edition()
     print(f"{title} — {len(game.state.players)} player(s), seed {cfg.seed}, agents "
           f"{', '.join(p.agent for p in game.state.players)}")

@@ -80,6 +80,7 @@ class Program:
     heuristics: dict[str, Callable] = field(default_factory=dict)
     invariants: list[tuple[str, Callable, Span]] = field(default_factory=list)
     bounds: dict[tuple[str, str], tuple[int | None, int | None]] = field(default_factory=dict)
+    die_spans: dict[str, Span] = field(default_factory=dict)
 
     @property
     def player_counter_names(self):
@@ -162,6 +163,7 @@ class Compiler:
                 self.diags.extend(exc.diagnostics)
         for d in rs.of(A.Die):
             prog.dice[d.name] = Die(d.name, [])
+            prog.die_spans[d.name] = d.span
         for d in rs.of(A.Table):
             die = prog.dice.get(d.die) if d.die else None
             if d.die:
@@ -420,7 +422,7 @@ class Compiler:
             self.err("GAM001", "the ruleset has no `game` block", Span(self.rs.entry, 1, 1),
                      'add `game "Title" { edition: "name" players: 1..4 }`')
             return
-        known = {"edition", "players", "sources", "version", "description", "notes", "round_cap"}
+        known = {"edition", "players", "sources", "version", "description", "notes"}
         for f in g.fields:
             if f.name not in known:
                 self.warn("GAM002", f"unknown game field `{f.name}`", f.span,
@@ -551,8 +553,8 @@ class Compiler:
             def run_index(c):
                 target = obj(c)
                 name = key(c)
-                if isinstance(target, dict):  # a local record
-                    target[name] = _combine(op, target[name], value(c)) if op != "=" else value(c)
+                if isinstance(target, dict):  # a record: logged and undone on failure like any change
+                    c.game.set_record(target, name, op, value(c))
                     return
                 if not isinstance(target, Player):
                     raise TypeError(f"only a player's counters or a record's keys can be set by name, "

@@ -89,6 +89,7 @@ class Game:
         self.started = False
         self.journal: list | None = None  # undo records of the running step (see `transaction`)
         self._rng_saved = False
+        self.no_random = False  # set while a heuristic scores options
         self.visibility = {k: v for k, v in program.zones.items()}
 
     # -- provenance and the log -----------------------------------------------------------------------
@@ -169,6 +170,17 @@ class Game:
         if self.logging and new != old:
             self.emit("set", target=f"{p.name}.{name}", value=to_jsonable(new), was=to_jsonable(old))
 
+    def set_record(self, record: dict, key, op: str, value) -> None:
+        old = record.get(key)
+        if key not in record and op != "=":
+            raise KeyError(key)
+        new = _apply(op, old, value)
+        record[key] = new
+        if self.journal is not None:
+            self.journal.append((record, key, old))
+        if self.logging and new != old:
+            self.emit("set", target=f"[{key}]", value=to_jsonable(new), was=to_jsonable(old))
+
     def zone_add(self, z: ZoneRef, item) -> None:
         self._save_zone(z)
         z.items.append(item)
@@ -212,6 +224,9 @@ class Game:
 
     def rng(self):
         """The game's random stream; the first use in a step saves its state so a failure can rewind it."""
+        if self.no_random:
+            raise RuleError("RUN023", "a heuristic may not use randomness (it would change the game's dice)",
+                            self.c.span, "score options from the state only")
         if self.journal is not None and not self._rng_saved:
             self.journal.append((_RNG, None, self.state.rng.getstate()))
             self._rng_saved = True
@@ -283,10 +298,12 @@ class Game:
         saved = (c.locals, c.span, self.logging)
         c.locals = {"player": p, "option": option}
         self.logging = False
+        self.no_random = True
         try:
             return fn(c)
         finally:
             c.locals, c.span, self.logging = saved
+            self.no_random = False
 
     def observation(self, p: Player) -> dict:
         return self.state.observation(p, self.visibility)
@@ -324,7 +341,8 @@ class Game:
             if callable(die.faces):
                 faces = self.guarded(die.faces, None)
                 if not isinstance(faces, list) or not faces:
-                    raise RuleError("DIE001", f"die `{die.name}` needs a non-empty list of faces", None)
+                    raise RuleError("DIE001", f"die `{die.name}` needs a non-empty list of faces",
+                                    prog.die_spans.get(die.name))
                 die.faces = faces
         for t in prog.tables.values():
             t.rows = [(lo, hi, self.guarded(v, None) if callable(v) else v) for lo, hi, v in t.rows]

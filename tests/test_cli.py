@@ -67,8 +67,8 @@ def test_check_warnings_alone_exit_zero(capsys):
 
 def test_check_missing_path(capsys):
     code, out, err = run(capsys, "check", "tests/no/such/folder")
-    assert code == 1
-    assert "LOAD001" in out + err
+    assert code == 2  # a usage error, like a bad config
+    assert "no such file or folder: tests/no/such/folder" in err
 
 
 def test_check_json(capsys):

@@ -33,7 +33,7 @@ $schema: ./civdsl.schema.json
 edition: some-edition
 players: 3
 seed: 7
-agents: [random, greedy, scripted]
+agents: [random, greedy, human]
 options: [short-game]
 house_rules: [house/short.civ]
 max_rounds: 40
@@ -41,7 +41,7 @@ log: game.jsonl
 """)
     config = load_config(path)
     assert config == GameConfig(
-        edition="some-edition", players=3, seed=7, agents=["random", "greedy", "scripted"],
+        edition="some-edition", players=3, seed=7, agents=["random", "greedy", "human"],
         options=["short-game"], house_rules=[str(tmp_path / "house" / "short.civ")], max_rounds=40,
         log="game.jsonl", source=path,
     )
@@ -97,7 +97,7 @@ def test_unknown_key_is_rejected_with_a_suggestion(tmp_path):
 def test_bad_agent_name_in_a_list_names_its_index(tmp_path):
     [d] = diagnostics(write(tmp_path, "agents:\n  - random\n  - gready\n"))
     assert d.code == "CFG002"
-    assert d.message.startswith("agents[1]: expected one of random, greedy, human, scripted")
+    assert d.message.startswith("agents[1]: expected one of random, greedy, human")
     assert (d.span.line, d.span.col) == (3, 5)
     assert d.hint == "did you mean 'greedy'?"
 
