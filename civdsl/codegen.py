@@ -23,11 +23,12 @@ class ExprCodegen:
     """Generates and builds expression functions for one compiler."""
 
     def __init__(self, compiler):
-        from .compiler import _add, _div, _in, call_callable, get_attr, get_index
+        from .compiler import _add, _div, _in, _iterable, call_callable, get_attr, get_index
         self.comp = compiler
         self.ns: dict[str, object] = {
             "Player": Player, "ZoneRef": ZoneRef, "get_attr": get_attr, "get_index": get_index,
             "_add": _add, "_div": _div, "_in": _in, "call_callable": call_callable, "prog": compiler.prog,
+            "_iterable": _iterable,
         }
         self.counter = 0
 
@@ -164,3 +165,15 @@ class ExprCodegen:
 
     def g_RecordLit(self, e: A.RecordLit, scope):
         return "{" + ", ".join(f"{k!r}: {self.sub(v, scope)}" for k, v in zip(e.keys, e.values)) + "}"
+
+    def g_Comprehension(self, e: A.Comprehension, scope):
+        if e.var in scope.names:
+            return None  # shadowing a local: the closure saves and restores it
+        source = self.sub(e.iterable, scope)
+        scope.names.add(e.var)
+        try:
+            body = self.sub(e.expr, scope)
+            cond = f" if {self.sub(e.cond, scope)}" if e.cond is not None else ""
+        finally:
+            scope.names.discard(e.var)
+        return f"[{body} for c.locals[{e.var!r}] in _iterable({source}){cond}]"
