@@ -99,6 +99,24 @@ _PY_TYPES = {"'int'": "a number", "'float'": "a number", "'str'": "a text", "'li
              "'ZoneRef'": "a zone", "'tuple'": "a list"}
 
 
+_PY_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError, OverflowError,
+              RecursionError)
+
+
+def _over_budget(c, span: Span) -> RuleError:
+    return RuleError("RUN010", f"step budget of {c.budget} statements exceeded", span,
+                     "a rule loops too long; check loop conditions")
+
+
+def _rule_error(exc: Exception, c, span: Span, local_names) -> RuleError:
+    """A Python error inside a statement as the rule's diagnostic (RUN002 for a local read too early)."""
+    if isinstance(exc, KeyError):
+        key = exc.args[0] if exc.args else None
+        if isinstance(key, str) and key in local_names and key not in c.locals:
+            return RuleError("RUN002", f"`{key}` is used before it is given a value", span)
+    return RuleError("RUN001", _py_error(exc), span)
+
+
 def _py_error(exc: Exception) -> str:
     if isinstance(exc, TypeError):
         text = str(exc)
@@ -461,18 +479,11 @@ class Compiler:
             c.span = span
             c.steps += 1
             if c.steps > c.budget:
-                raise RuleError("RUN010", f"step budget of {c.budget} statements exceeded", span,
-                                "a rule loops too long; check loop conditions")
+                raise _over_budget(c, span)
             try:
                 return fn(c)
-            except KeyError as exc:
-                key = exc.args[0] if exc.args else None
-                if isinstance(key, str) and key in local_names and key not in c.locals:
-                    raise RuleError("RUN002", f"`{key}` is used before it is given a value", span) from None
-                raise RuleError("RUN001", _py_error(exc), span) from None
-            except (TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
-                    OverflowError, RecursionError) as exc:
-                raise RuleError("RUN001", _py_error(exc), span) from None
+            except _PY_ERRORS as exc:
+                raise _rule_error(exc, c, span, local_names) from None
         return run
 
     def _fast_stmt(self, s: A.Stmt, scope: Scope) -> Callable | None:
@@ -496,21 +507,14 @@ class Compiler:
             c.span = span
             c.steps += 1
             if c.steps > c.budget:
-                raise RuleError("RUN010", f"step budget of {c.budget} statements exceeded", span,
-                                "a rule loops too long; check loop conditions")
+                raise _over_budget(c, span)
             try:
                 if name is None:
                     value(c)
                 else:
                     c.locals[name] = value(c)
-            except KeyError as exc:
-                key = exc.args[0] if exc.args else None
-                if isinstance(key, str) and key in local_names and key not in c.locals:
-                    raise RuleError("RUN002", f"`{key}` is used before it is given a value", span) from None
-                raise RuleError("RUN001", _py_error(exc), span) from None
-            except (TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
-                    OverflowError, RecursionError) as exc:
-                raise RuleError("RUN001", _py_error(exc), span) from None
+            except _PY_ERRORS as exc:
+                raise _rule_error(exc, c, span, local_names) from None
         return run
 
     def s_Let(self, s: A.Let, scope: Scope):

@@ -546,9 +546,9 @@ def _describe(expected: set[str], open_brackets: str = "") -> str:
     return ", ".join(names) or "something else"
 
 
-def _open_brackets(text: str, pos: int) -> str:
-    """The brackets still open before `pos` (strings and comments skipped), innermost last."""
-    stack: list[str] = []
+def _open_positions(text: str, pos: int) -> list[tuple[str, int]]:
+    """The brackets still open before `pos` with their offsets, innermost last (strings, comments skipped)."""
+    stack: list[tuple[str, int]] = []
     in_str = False
     i = 0
     while i < min(pos, len(text)):
@@ -564,38 +564,23 @@ def _open_brackets(text: str, pos: int) -> str:
             while i < len(text) and text[i] != "\n":
                 i += 1
         elif ch in "{[(":
-            stack.append(ch)
+            stack.append((ch, i))
         elif ch in "}])" and stack:
             stack.pop()
         i += 1
-    return "".join(stack)
+    return stack
+
+
+def _open_brackets(text: str, pos: int) -> str:
+    return "".join(ch for ch, _ in _open_positions(text, pos))
 
 
 def _open_block(text: str, pos: int) -> str | None:
     """The innermost unclosed `{` before `pos`, as `line L: <text>`, for syntax errors."""
-    depth: list[int] = []
-    in_str = False
-    i = 0
-    while i < min(pos, len(text)):
-        ch = text[i]
-        if in_str:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch == "#":
-            while i < len(text) and text[i] != "\n":
-                i += 1
-        elif ch == "{":
-            depth.append(i)
-        elif ch == "}" and depth:
-            depth.pop()
-        i += 1
-    if not depth:
+    braces = [i for ch, i in _open_positions(text, pos) if ch == "{"]
+    if not braces:
         return None
-    start = depth[-1]
+    start = braces[-1]
     line = text.count("\n", 0, start) + 1
     line_text = text[text.rfind("\n", 0, start) + 1: text.find("\n", start) if "\n" in text[start:] else None]
     return f"line {line}: `{line_text.strip()}`"
