@@ -311,7 +311,6 @@ class Game:
     # -- set-up ---------------------------------------------------------------------------------------
     def init(self) -> None:
         """Evaluate parameters, dice, tables and things, then create every counter, variable and zone."""
-        prog, st = self.program, self.state
         FORCE.append(self._force_field)
         try:
             self._init_constants()
