@@ -131,8 +131,10 @@ class ExprCodegen:
         if e.op == "..":
             return None
         a, b = self.sub(e.left, scope), self.sub(e.right, scope)
-        if e.op == "+":
-            return f"_add({a}, {b})"
+        if e.op == "+":  # whole numbers added inline; lists, texts and zones through `_add`
+            ta, tb = self.temp(), self.temp()
+            return (f"({ta} + {tb} if (type({ta} := {a}) is int) & (type({tb} := {b}) is int) "
+                    f"else _add({ta}, {tb}))")  # `&`: both sides are always evaluated, left first
         if e.op == "/":
             return f"_div({a}, {b})"
         return f"({a} {e.op} {b})"
