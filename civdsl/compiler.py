@@ -487,8 +487,10 @@ class Compiler:
         return run
 
     def _fast_stmt(self, s: A.Stmt, scope: Scope) -> Callable | None:
-        """`let` and calls made for their effect, the most frequent statements, in one closure each
+        """`let`, calls made for their effect and `if`, the most frequent statements, in one closure each
         (the general wrapper's bookkeeping written inline)."""
+        if isinstance(s, A.If):
+            return self._fast_if(s, scope)
         if not isinstance(s, (A.Let, A.ExprStmt)):
             return None
         span = s.span
@@ -515,6 +517,30 @@ class Compiler:
                     c.locals[name] = value(c)
             except _PY_ERRORS as exc:
                 raise _rule_error(exc, c, span, local_names) from None
+        return run
+
+    def _fast_if(self, s: A.If, scope: Scope) -> Callable:
+        branches = tuple((self.expr(cond, scope), self.block(body, scope)) for cond, body in s.branches)
+        orelse = self.block(s.orelse, scope) if s.orelse else None
+        span, local_names = s.span, scope.names
+        (cond1, body1), rest = branches[0], branches[1:]
+
+        def run(c):
+            c.span = span
+            c.steps += 1
+            if c.steps > c.budget:
+                raise _over_budget(c, span)
+            try:
+                if cond1(c):
+                    return body1(c)
+                for cond, body in rest:
+                    if cond(c):
+                        return body(c)
+            except _PY_ERRORS as exc:  # only a condition can raise one: bodies report their own
+                raise _rule_error(exc, c, span, local_names) from None
+            if orelse is not None:
+                return orelse(c)
+            return None
         return run
 
     def s_Let(self, s: A.Let, scope: Scope):
@@ -582,19 +608,6 @@ class Compiler:
             if not isinstance(target, Player):
                 raise TypeError(f"cannot set `{field_name}` on {type_name(target)}")
             c.game.set_player(target, field_name, op, value(c))
-        return run
-
-    def s_If(self, s: A.If, scope: Scope):
-        branches = tuple((self.expr(cond, scope), self.block(body, scope)) for cond, body in s.branches)
-        orelse = self.block(s.orelse, scope) if s.orelse else None
-
-        def run(c):
-            for cond, body in branches:
-                if cond(c):
-                    return body(c)
-            if orelse is not None:
-                return orelse(c)
-            return None
         return run
 
     def s_For(self, s: A.For, scope: Scope):
