@@ -110,7 +110,8 @@ class ExprCodegen:
             if kind == "zone":
                 fast = f"ZoneRef({t}, {name!r}, {fast})"
             return f"({fast} if type({t} := {obj}) is Player else get_attr(prog, {t}, {name!r}))"
-        return f"get_attr(prog, {obj}, {name!r})"
+        t = self.temp()  # records are the other frequent case: read them inline
+        return f"({t}[{name!r}] if type({t} := {obj}) is dict else get_attr(prog, {t}, {name!r}))"
 
     def g_Index(self, e: A.Index, scope):
         return f"get_index({self.sub(e.obj, scope)}, {self.sub(e.key, scope)}, prog)"

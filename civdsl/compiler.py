@@ -1095,8 +1095,12 @@ def entity_field(ent: EntityObj, name: str):
 
 
 def get_index(o, key, prog=None):
-    if isinstance(o, Player) and isinstance(key, str):
-        return get_attr(prog, o, key)
+    t = type(o)
+    if t is dict:
+        return o[key]
+    if t is Player and type(key) is str:
+        counters = o.counters
+        return counters[key] if key in counters else get_attr(prog, o, key)
     if isinstance(o, TableValue):
         return o.lookup(key)
     if isinstance(o, dict):
