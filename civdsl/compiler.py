@@ -81,6 +81,8 @@ class Program:
     invariants: list[tuple[str, Callable, Span]] = field(default_factory=list)
     bounds: dict[tuple[str, str], tuple[int | None, int | None]] = field(default_factory=dict)
     die_spans: dict[str, Span] = field(default_factory=dict)
+    literal_inits: dict[tuple[str, str], Any] = field(default_factory=dict)  # counters starting at a literal
+    fields_ready: bool = False  # every thing's fields evaluated (they do not change between games)
 
     @property
     def player_counter_names(self):
@@ -168,6 +170,8 @@ class Compiler:
             lo = self.expr(d.lo, Scope()) if d.lo is not None else None
             hi = self.expr(d.hi, Scope()) if d.hi is not None else None
             prog.counters[(d.scope, d.name)] = (lo, hi, self.expr(d.init, Scope(["player"])), d.span)
+            if isinstance(d.init, A.Literal):
+                prog.literal_inits[(d.scope, d.name)] = d.init.value
         for d in rs.of(A.Var):
             prog.vars[(d.scope, d.name)] = (self.expr(d.init, Scope(["player"])), d.span)
         for d in rs.of(A.Zone):
@@ -491,6 +495,21 @@ class Compiler:
         (the general wrapper's bookkeeping written inline)."""
         if isinstance(s, A.If):
             return self._fast_if(s, scope)
+        if isinstance(s, A.Assign):
+            return self._fast_assign(s, scope)
+        if isinstance(s, A.Return):
+            value, span, local_names = self.expr(s.value, scope), s.span, scope.names
+
+            def run_return(c):
+                c.span = span
+                c.steps += 1
+                if c.steps > c.budget:
+                    raise _over_budget(c, span)
+                try:
+                    return Ret(value(c))
+                except _PY_ERRORS as exc:
+                    raise _rule_error(exc, c, span, local_names) from None
+            return run_return
         if not isinstance(s, (A.Let, A.ExprStmt)):
             return None
         span = s.span
@@ -518,6 +537,45 @@ class Compiler:
             except _PY_ERRORS as exc:
                 raise _rule_error(exc, c, span, local_names) from None
         return run
+
+    def _fast_assign(self, s: A.Assign, scope: Scope) -> Callable | None:
+        """Assignments to a local or to a player's declared counter or variable."""
+        t, op, span = s.target, s.op, s.span
+        local = isinstance(t, A.Name) and t.id in scope.names
+        field = isinstance(t, A.Attr) and self.player_fields.get(t.name) in ("counter", "var")
+        if not (local or field):
+            return None  # the general path handles (and reports) the rest
+        value = self.expr(s.value, scope)
+        local_names = scope.names
+        if local:
+            n = t.id
+
+            def run(c):
+                c.span = span
+                c.steps += 1
+                if c.steps > c.budget:
+                    raise _over_budget(c, span)
+                try:
+                    c.locals[n] = value(c) if op == "=" else _combine(op, c.locals[n], value(c))
+                except _PY_ERRORS as exc:
+                    raise _rule_error(exc, c, span, local_names) from None
+            return run
+        obj, name = self.expr(t.obj, scope), t.name
+        self.used.add(name)
+
+        def run_field(c):
+            c.span = span
+            c.steps += 1
+            if c.steps > c.budget:
+                raise _over_budget(c, span)
+            try:
+                target = obj(c)
+                if type(target) is not Player:
+                    raise TypeError(f"cannot set `{name}` on {type_name(target)}")
+                c.game.set_player(target, name, op, value(c))
+            except _PY_ERRORS as exc:
+                raise _rule_error(exc, c, span, local_names) from None
+        return run_field
 
     def _fast_if(self, s: A.If, scope: Scope) -> Callable:
         branches = tuple((self.expr(cond, scope), self.block(body, scope)) for cond, body in s.branches)
@@ -656,13 +714,6 @@ class Compiler:
                 if signal is not None and signal is not CONTINUE:
                     return None if signal is BREAK else signal
             return None
-        return run
-
-    def s_Return(self, s: A.Return, scope: Scope):
-        value = self.expr(s.value, scope)
-
-        def run(c):
-            return Ret(value(c))
         return run
 
     def s_Break(self, s, scope):

@@ -90,7 +90,7 @@ class Game:
         self.journal: list | None = None  # undo records of the running step (see `transaction`)
         self._rng_saved = False
         self.no_random = False  # set while a heuristic scores options
-        self.visibility = {k: v for k, v in program.zones.items()}
+        self.visibility = program.zones
 
     # -- provenance and the log -----------------------------------------------------------------------
     def where(self, span: Span | None) -> str | None:
@@ -345,10 +345,12 @@ class Game:
                 die.faces = faces
         for t in prog.tables.values():
             t.rows = [(lo, hi, self.guarded(v, None) if callable(v) else v) for lo, hi, v in t.rows]
-        for ent in prog.entities.values():
-            for v in list(ent.fields.values()):
-                if type(v) is LazyField:
-                    self._force_field(v)
+        if not prog.fields_ready:
+            for ent in prog.entities.values():
+                for v in list(ent.fields.values()):
+                    if type(v) is LazyField:
+                        self._force_field(v)
+            prog.fields_ready = True
         if not prog.bounds:  # counter bounds depend only on parameters: evaluate once per program
             for (scope, name), (lo, hi, init, span) in prog.counters.items():
                 bounds = (self.guarded(lo, span) if lo else None, self.guarded(hi, span) if hi else None)
@@ -356,9 +358,16 @@ class Game:
 
     def _init_state(self) -> None:
         prog, st = self.program, self.state
+        literal = prog.literal_inits
         for (scope, name), (lo, hi, init, span) in prog.counters.items():
+            key = (scope, name)
+            if key in literal:  # evaluated and bounded once for all players
+                value = self._bounded(key, name, literal[key])
+                for owner in (st.players if scope == "player" else [None]):
+                    (owner.counters if owner else st.counters)[name] = value
+                continue
             for owner in (st.players if scope == "player" else [None]):
-                value = self._bounded((scope, name), name, self.guarded(init, span, owner))
+                value = self._bounded(key, name, self.guarded(init, span, owner))
                 (owner.counters if owner else st.counters)[name] = value
         for (scope, name), (init, span) in prog.vars.items():
             for owner in (st.players if scope == "player" else [None]):
