@@ -14,7 +14,7 @@ from . import __version__
 from .agents import ScriptedAgent
 from .api import load_program, new_game
 from .config import GameConfig
-from .diagnostics import Span, error
+from .diagnostics import CivError, Span, error
 from .interpreter import Game
 
 FORMAT = "civdsl-log/1"
@@ -24,7 +24,8 @@ MAX_LOG_BYTES = 200_000_000
 def header(game: Game, cfg: GameConfig) -> dict:
     return {
         "type": "header", "format": FORMAT, "civdsl": __version__,
-        "edition": cfg.edition, "edition_name": game.rs.edition(), "ruleset_hash": game.rs.digest(),
+        "edition": cfg.edition, "edition_name": game.rs.edition(), "edition_entry": game.rs.entry,
+        "ruleset_hash": game.rs.digest(),
         "players": len(game.state.players), "seed": cfg.seed,
         "agents": [p.agent for p in game.state.players], "options": list(cfg.options),
         "house_rules": list(cfg.house_rules), "max_rounds": cfg.max_rounds,
@@ -78,7 +79,13 @@ def replay(path: str) -> tuple[bool, str]:
                          house_rules=list(head.get("house_rules") or []), max_rounds=head.get("max_rounds"))
     except (KeyError, TypeError, ValueError):
         raise error("LOG005", "the log header is incomplete", Span(str(path), 1, 1)) from None
-    program = load_program(cfg.edition, cfg.options, cfg.house_rules)
+    try:
+        program = load_program(cfg.edition, cfg.options, cfg.house_rules)
+    except CivError:
+        entry = head.get("edition_entry")  # the edition was named by a path relative to another folder
+        if not entry or not Path(entry).is_file():
+            raise
+        program = load_program(entry, cfg.options, cfg.house_rules)
     if program.ruleset.digest() != head.get("ruleset_hash"):
         raise error("LOG002", f"the rules of `{cfg.edition}` changed since this log was written "
                     f"(hash {head.get('ruleset_hash')} vs {program.ruleset.digest()})", Span(str(path), 1, 1),

@@ -318,3 +318,14 @@ def test_end_to_end_play_and_replay(tmp_path):
     proc = civdsl("replay", str(log), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("OK")
+
+
+def test_a_log_made_with_a_relative_edition_path_replays_from_elsewhere(tmp_path, monkeypatch, capsys):
+    log = tmp_path / "rel.jsonl"
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    assert main(["play", "--edition", "rulesets/warp-spawn-solitaire", "--players", "1", "--seed", "4",
+                 "--max-rounds", "5", "--log", str(log)]) == 0
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out.startswith("OK")
