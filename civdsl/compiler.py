@@ -119,6 +119,52 @@ def _rule_error(exc: Exception, c, span: Span, local_names) -> RuleError:
     return RuleError("RUN001", _py_error(exc), span)
 
 
+_STATEMENT = """
+def run(c):
+    c.span = span
+    c.steps += 1
+    if c.steps > c.budget:
+        raise _over_budget(c, span)
+    try:
+{body}
+    except _PY_ERRORS as exc:
+        raise _rule_error(exc, c, span, local_names) from None
+{after}
+"""
+_IF_BODY = """\
+if cond1(c):
+    return body1(c)
+for cond, body in rest:
+    if cond(c):
+        return body(c)"""
+_IF_AFTER = """\
+if orelse is not None:
+    return orelse(c)
+return None"""
+_ASSIGN_LOCAL = "c.locals[n] = value(c) if op == '=' else _combine(op, c.locals[n], value(c))"
+_ASSIGN_FIELD = """\
+target = obj(c)
+if type(target) is not Player:
+    raise TypeError(f"cannot set `{name}` on {type_name(target)}")
+c.game.set_player(target, name, op, value(c))"""
+_STATEMENT_CODE: dict[tuple[str, str], Any] = {}
+
+
+def _statement(body: str, span: Span, local_names, after: str = "", **names) -> Callable:
+    """A statement as one function: `body` (fixed source from this module, never rule text) inside the
+    bookkeeping every statement does: its span for provenance, the step budget, and Python errors turned
+    into the rule's diagnostics. Only names bound here are visible to the body."""
+    code = _STATEMENT_CODE.get((body, after))
+    if code is None:
+        pad = lambda text, n: "\n".join(" " * n + line for line in text.splitlines())  # noqa: E731
+        source = _STATEMENT.format(body=pad(body, 8), after=pad(after, 4))
+        code = _STATEMENT_CODE[(body, after)] = compile(source, "<civdsl statement>", "exec")
+    ns = {"span": span, "local_names": local_names, "_over_budget": _over_budget, "_PY_ERRORS": _PY_ERRORS,
+          "_rule_error": _rule_error, **names}
+    exec(code, ns)  # noqa: S102 - defines `run` from the fixed template above
+    return ns["run"]
+
+
 def _py_error(exc: Exception) -> str:
     if isinstance(exc, TypeError):
         text = str(exc)
@@ -476,130 +522,44 @@ class Compiler:
         if fast is not None:
             return fast
         fn = getattr(self, "s_" + type(s).__name__)(s, scope)
-        span = s.span
-        local_names = scope.names
-
-        def run(c):
-            c.span = span
-            c.steps += 1
-            if c.steps > c.budget:
-                raise _over_budget(c, span)
-            try:
-                return fn(c)
-            except _PY_ERRORS as exc:
-                raise _rule_error(exc, c, span, local_names) from None
-        return run
+        return _statement("return fn(c)", s.span, scope.names, fn=fn)
 
     def _fast_stmt(self, s: A.Stmt, scope: Scope) -> Callable | None:
-        """`let`, calls made for their effect and `if`, the most frequent statements, in one closure each
-        (the general wrapper's bookkeeping written inline)."""
+        """The most frequent statements (`let`, calls, assignments, `if`, `return`) as one closure each,
+        the statement's own work written into the common bookkeeping."""
+        span, names = s.span, scope.names
         if isinstance(s, A.If):
-            return self._fast_if(s, scope)
-        if isinstance(s, A.Assign):
-            return self._fast_assign(s, scope)
+            branches = tuple((self.expr(cond, scope), self.block(body, scope)) for cond, body in s.branches)
+            orelse = self.block(s.orelse, scope) if s.orelse else None
+            return _statement(_IF_BODY, span, names, _IF_AFTER, cond1=branches[0][0], body1=branches[0][1],
+                              rest=branches[1:], orelse=orelse)
         if isinstance(s, A.Return):
-            value, span, local_names = self.expr(s.value, scope), s.span, scope.names
-
-            def run_return(c):
-                c.span = span
-                c.steps += 1
-                if c.steps > c.budget:
-                    raise _over_budget(c, span)
-                try:
-                    return Ret(value(c))
-                except _PY_ERRORS as exc:
-                    raise _rule_error(exc, c, span, local_names) from None
-            return run_return
-        if not isinstance(s, (A.Let, A.ExprStmt)):
-            return None
-        span = s.span
+            return _statement("return Ret(value(c))", span, names, value=self.expr(s.value, scope), Ret=Ret)
+        if isinstance(s, A.ExprStmt):
+            return _statement("value(c)", span, names, value=self.expr(s.expr, scope))
         if isinstance(s, A.Let):
             if s.name in self.globals or s.name in REGISTRY:
                 return None  # the general path reports it
             value = self.expr(s.value, scope)
             scope.names.add(s.name)
-            name = s.name
-        else:
-            value = self.expr(s.expr, scope)
-            name = None
-        local_names = scope.names
-
-        def run(c):
-            c.span = span
-            c.steps += 1
-            if c.steps > c.budget:
-                raise _over_budget(c, span)
-            try:
-                if name is None:
-                    value(c)
-                else:
-                    c.locals[name] = value(c)
-            except _PY_ERRORS as exc:
-                raise _rule_error(exc, c, span, local_names) from None
-        return run
+            return _statement("c.locals[name] = value(c)", span, names, value=value, name=s.name)
+        if isinstance(s, A.Assign):
+            return self._fast_assign(s, scope)
+        return None
 
     def _fast_assign(self, s: A.Assign, scope: Scope) -> Callable | None:
         """Assignments to a local or to a player's declared counter or variable."""
-        t, op, span = s.target, s.op, s.span
+        t, op, span, names = s.target, s.op, s.span, scope.names
         local = isinstance(t, A.Name) and t.id in scope.names
         field = isinstance(t, A.Attr) and self.player_fields.get(t.name) in ("counter", "var")
         if not (local or field):
             return None  # the general path handles (and reports) the rest
         value = self.expr(s.value, scope)
-        local_names = scope.names
         if local:
-            n = t.id
-
-            def run(c):
-                c.span = span
-                c.steps += 1
-                if c.steps > c.budget:
-                    raise _over_budget(c, span)
-                try:
-                    c.locals[n] = value(c) if op == "=" else _combine(op, c.locals[n], value(c))
-                except _PY_ERRORS as exc:
-                    raise _rule_error(exc, c, span, local_names) from None
-            return run
-        obj, name = self.expr(t.obj, scope), t.name
-        self.used.add(name)
-
-        def run_field(c):
-            c.span = span
-            c.steps += 1
-            if c.steps > c.budget:
-                raise _over_budget(c, span)
-            try:
-                target = obj(c)
-                if type(target) is not Player:
-                    raise TypeError(f"cannot set `{name}` on {type_name(target)}")
-                c.game.set_player(target, name, op, value(c))
-            except _PY_ERRORS as exc:
-                raise _rule_error(exc, c, span, local_names) from None
-        return run_field
-
-    def _fast_if(self, s: A.If, scope: Scope) -> Callable:
-        branches = tuple((self.expr(cond, scope), self.block(body, scope)) for cond, body in s.branches)
-        orelse = self.block(s.orelse, scope) if s.orelse else None
-        span, local_names = s.span, scope.names
-        (cond1, body1), rest = branches[0], branches[1:]
-
-        def run(c):
-            c.span = span
-            c.steps += 1
-            if c.steps > c.budget:
-                raise _over_budget(c, span)
-            try:
-                if cond1(c):
-                    return body1(c)
-                for cond, body in rest:
-                    if cond(c):
-                        return body(c)
-            except _PY_ERRORS as exc:  # only a condition can raise one: bodies report their own
-                raise _rule_error(exc, c, span, local_names) from None
-            if orelse is not None:
-                return orelse(c)
-            return None
-        return run
+            return _statement(_ASSIGN_LOCAL, span, names, value=value, n=t.id, op=op, _combine=_combine)
+        self.used.add(t.name)
+        return _statement(_ASSIGN_FIELD, span, names, value=value, obj=self.expr(t.obj, scope), name=t.name,
+                          op=op, Player=Player, type_name=type_name)
 
     def s_Let(self, s: A.Let, scope: Scope):
         if s.name in self.globals or s.name in REGISTRY:
