@@ -741,13 +741,6 @@ class Compiler:
             raise EndOfGame()
         return run
 
-    def s_ExprStmt(self, s: A.ExprStmt, scope: Scope):
-        fn = self.expr(s.expr, scope)
-
-        def run(c):
-            fn(c)  # the value of a call made for its effect is dropped
-        return run
-
     # -- expressions ------------------------------------------------------------------------------------
     def expr(self, e: A.Expr, scope: Scope) -> Callable:
         """A function of the context for an expression: checked as closures, run as generated code."""
