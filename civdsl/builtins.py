@@ -299,32 +299,81 @@ def _neighbours(c, m, a, kind=None):
     return _map(c, m).neighbours(a, kind)
 
 
-@builtin("pieces", 1, 3, doc="How many pieces are on an area (optionally of one player, of one kind).")
+def _owner_index(owner) -> int:
+    if isinstance(owner, Player):
+        return owner.index
+    raise TypeError(f"a piece's owner is a player, not {type_name(owner)}")
+
+
+def _board_area(c, area) -> str:
+    """An area name that some loaded map knows (pieces are kept by area name)."""
+    maps = c.game.state.maps
+    if not isinstance(area, str):
+        raise TypeError(f"an area is named by a text, not {type_name(area)}")
+    if maps and not any(area in m.areas for m in maps.values()):
+        from .names import suggest
+        guess = suggest(area, [a for m in maps.values() for a in m.areas])
+        raise ValueError(f"no map has an area \"{area}\"" + (f" (did you mean \"{guess}\"?)" if guess else ""))
+    return area
+
+
+def _count(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or n != int(n) or n < 0:
+        raise ValueError(f"a number of pieces is a whole number of at least 0, not {fmt(n)}")
+    return int(n)
+
+
+@builtin("pieces", 1, 3, doc="How many pieces are on an area (optionally of one player — none: any — and of one kind).")
 def _pieces(c, area, owner=None, kind=None):
-    return c.game.state.pieces_at(area, owner.index if isinstance(owner, Player) else None, kind)
+    return c.game.state.pieces.at(area, None if owner is None else _owner_index(owner), kind)
 
 
 @builtin("place", 4, doc="Put n pieces of a kind belonging to a player on an area.")
 def _place(c, area, owner, kind, n):
-    key = (area, owner.index, kind)
+    key = (_board_area(c, area), _owner_index(owner), kind)
+    n = _count(n)
     st = c.game.state
     c.game.save_pieces(key)
-    st.pieces[key] = st.pieces.get(key, 0) + int(n)
-    c.game.emit("place", area=area, owner=owner.name, kind=kind, n=int(n))
+    st.pieces[key] = st.pieces.get(key) + n
+    if c.game.logging:
+        c.game.emit("place", area=area, owner=fmt(owner), kind=kind, n=n)
     return None
 
 
 @builtin("take", 4, doc="Remove n pieces of a kind belonging to a player from an area.")
 def _take(c, area, owner, kind, n):
-    key = (area, owner.index, kind)
+    key = (_board_area(c, area), _owner_index(owner), kind)
+    n = _count(n)
     st = c.game.state
-    have = st.pieces.get(key, 0)
+    have = st.pieces.get(key)
     if have < n:
-        raise ValueError(f"{owner.name} has only {have} {kind} on {area}, cannot take {n}")
+        raise ValueError(f"{fmt(owner)} has only {have} {kind} on {area}, cannot take {n}")
     c.game.save_pieces(key)
-    st.pieces[key] = have - int(n)
-    c.game.emit("take", area=area, owner=owner.name, kind=kind, n=int(n))
+    st.pieces[key] = have - n
+    if c.game.logging:
+        c.game.emit("take", area=area, owner=fmt(owner), kind=kind, n=n)
     return None
+
+
+@builtin("areas_of", 1, 2, doc="The areas where a player has pieces (of one kind), in name order.")
+def _areas_of(c, owner, kind=None):
+    return c.game.state.pieces.areas_of(_owner_index(owner), kind)
+
+
+@builtin("owners_at", 1, 2, doc="The players with pieces (of one kind) on an area, in seat order.")
+def _owners_at(c, area, kind=None):
+    players = c.game.state.players
+    return [players[i] for i in c.game.state.pieces.owners_at(area, kind)]
+
+
+@builtin("occupied", 0, 1, doc="Every area holding pieces (of one kind), in name order.")
+def _occupied(c, kind=None):
+    return c.game.state.pieces.occupied(kind)
+
+
+@builtin("total_pieces", 1, 2, doc="How many pieces (of one kind) a player has on the whole board.")
+def _total_pieces(c, owner, kind=None):
+    return c.game.state.pieces.total(_owner_index(owner), kind)
 
 
 def fmt(x: Any) -> str:

@@ -82,6 +82,94 @@ class MapGraph:
         return [a for a, k in out.items() if kind is None or k == kind or k == "both"]
 
 
+class Pieces:
+    """Counts of pieces on map areas by (area, owner, kind), indexed both ways so that the questions
+    rules ask most — how many here, where are mine, whose are here, how many in all — cost no scan.
+
+    `owner` is a player's index. Reads and writes go through `[key]` with
+    key `(area, owner, kind)`, so the interpreter's undo journal restores a count like any other value.
+    """
+
+    __slots__ = ("by_area", "by_owner", "totals")
+
+    def __init__(self, counts: dict | None = None):
+        self.by_area: dict[str, dict[tuple[int, str], int]] = {}
+        self.by_owner: dict[tuple[int, str], dict[str, int]] = {}
+        self.totals: dict[tuple[int, str], int] = {}
+        for key, n in (counts or {}).items():
+            self[key] = n
+
+    def get(self, key, default: int = 0) -> int:
+        area, owner, kind = key
+        return self.by_area.get(area, {}).get((owner, kind), default)
+
+    def __getitem__(self, key) -> int:
+        return self.get(key)
+
+    def __setitem__(self, key, n: int) -> None:
+        area, owner, kind = key
+        ok = (owner, kind)
+        here = self.by_area.setdefault(area, {})
+        old = here.get(ok, 0)
+        if n:
+            here[ok] = n
+            self.by_owner.setdefault(ok, {})[area] = n
+        else:
+            here.pop(ok, None)
+            if not here:
+                del self.by_area[area]
+            mine = self.by_owner.get(ok)
+            if mine is not None:
+                mine.pop(area, None)
+        self.totals[ok] = self.totals.get(ok, 0) + n - old
+
+    def update(self, counts: dict) -> None:
+        for key, n in counts.items():
+            self[key] = n
+
+    def clear(self) -> None:
+        self.by_area.clear()
+        self.by_owner.clear()
+        self.totals.clear()
+
+    def at(self, area: str, owner: int | None = None, kind: str | None = None) -> int:
+        here = self.by_area.get(area)
+        if not here:
+            return 0
+        if owner is not None and kind is not None:
+            return here.get((owner, kind), 0)
+        return sum(n for (o, k), n in here.items() if (owner is None or o == owner) and (kind is None or k == kind))
+
+    def areas_of(self, owner: int, kind: str | None = None) -> list[str]:
+        """Areas where the owner has pieces (of the kind), in name order."""
+        if kind is not None:
+            return sorted(self.by_owner.get((owner, kind), ()))
+        found: set[str] = set()
+        for (o, _k), areas in self.by_owner.items():
+            if o == owner:
+                found.update(areas)
+        return sorted(found)
+
+    def owners_at(self, area: str, kind: str | None = None) -> list[int]:
+        """Owners with pieces (of the kind) on the area, in seat order."""
+        return sorted({o for (o, k) in self.by_area.get(area, ()) if kind is None or k == kind})
+
+    def occupied(self, kind: str | None = None) -> list[str]:
+        """Areas holding any pieces (of the kind), in name order."""
+        if kind is None:
+            return sorted(self.by_area)
+        return sorted(a for a, here in self.by_area.items() if any(k == kind for (_o, k) in here))
+
+    def total(self, owner: int, kind: str | None = None) -> int:
+        if kind is not None:
+            return self.totals.get((owner, kind), 0)
+        return sum(n for (o, _k), n in self.totals.items() if o == owner)
+
+    def items(self) -> list[tuple[tuple[str, int, str], int]]:
+        """Every non-zero count as ((area, owner, kind), n), sorted."""
+        return sorted(((a, o, k), n) for a, here in self.by_area.items() for (o, k), n in here.items())
+
+
 @dataclass
 class GameState:
     """Everything that changes during a game."""
@@ -91,7 +179,7 @@ class GameState:
     vars: dict[str, Any] = field(default_factory=dict)
     zones: dict[str, list] = field(default_factory=dict)
     maps: dict[str, MapGraph] = field(default_factory=dict)
-    pieces: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    pieces: Pieces = field(default_factory=Pieces)
     rng: random.Random = field(default_factory=random.Random)
     round: int = 0
     phase: str = ""
@@ -101,10 +189,6 @@ class GameState:
     forced_dice: list = field(default_factory=list)
     ended: bool = False
 
-    def pieces_at(self, area: str, owner: int | None = None, kind: str | None = None) -> int:
-        return sum(n for (a, o, k), n in self.pieces.items()
-                   if a == area and (owner is None or o == owner) and (kind is None or k == kind))
-
     # -- serialization ---------------------------------------------------------------------------
     def to_json(self) -> dict:
         return {
@@ -113,7 +197,7 @@ class GameState:
             "counters": dict(self.counters),
             "vars": {k: to_jsonable(v) for k, v in self.vars.items()},
             "zones": {k: to_jsonable(v) for k, v in self.zones.items()},
-            "pieces": [[a, o, k, n] for (a, o, k), n in sorted(self.pieces.items()) if n],
+            "pieces": [[a, o, k, n] for (a, o, k), n in self.pieces.items()],
             "players": [
                 {"seat": p.seat, "name": p.name, "counters": dict(p.counters),
                  "vars": {k: to_jsonable(v) for k, v in p.vars.items()},

@@ -583,3 +583,33 @@ def test_every_test_ruleset_checks_clean():
     diags, nfiles = check_paths([str(RULESETS)])
     assert [d for d in diags if d.severity == "error"] == []
     assert nfiles >= 17
+
+
+def test_piece_indexes_follow_every_change():
+    from civdsl.state import Pieces
+    pc = Pieces({("A", 0, "token"): 2, ("B", 0, "token"): 1, ("B", 1, "city"): 1})
+    assert pc.areas_of(0, "token") == ["A", "B"] and pc.areas_of(1) == ["B"]
+    assert pc.owners_at("B") == [0, 1] and pc.owners_at("B", "city") == [1]
+    assert pc.occupied() == ["A", "B"] and pc.occupied("city") == ["B"]
+    assert pc.total(0, "token") == 3 and pc.total(1) == 1
+    pc[("B", 0, "token")] = 0
+    assert pc.areas_of(0, "token") == ["A"] and pc.owners_at("B") == [1] and pc.total(0) == 2
+    pc[("B", 1, "city")] = 0
+    assert pc.occupied() == ["A"] and pc.at("B") == 0
+    assert pc.items() == [(("A", 0, "token"), 2)]
+
+
+def test_placing_on_an_area_no_map_has_is_an_error(tmp_path):
+    folder = tmp_path / "rules" / "m"
+    folder.mkdir(parents=True)
+    (folder / "board.json").write_text('{"areas": {"Thebes": {}, "Memphis": {}}}')
+    (folder / "game.civ").write_text(
+        'game "M" { players: 1 }\nmap board from "board.json"\n'
+        'phase p { order: once  place("Thebez", player_at(1), "token", 1) }\nsequence { phases: p }\n'
+        'victory { max_rounds: 1 }\n')
+    from civdsl.api import compile_entry
+    game = Game(compile_entry(folder / "game.civ"), 1, 0, [RandomAgent(0, 1)])
+    with pytest.raises(CivError) as exc:
+        game.run()
+    assert "no map has an area \"Thebez\"" in exc.value.diagnostics[0].message
+    assert "did you mean \"Thebes\"" in exc.value.diagnostics[0].message
