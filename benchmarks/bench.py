@@ -11,7 +11,10 @@ For every edition under `rulesets/` (each folder with a `game.civ`; the test rul
   smallest player count the edition allows and also for 3 players when it allows 3; median of
   `--runs` runs. The compiled program is reused across games, as a long series of games would.
 
-Usage: `python benchmarks/bench.py [--runs N] [--games N] [--edition PATH ...]`.
+`--players N` measures that player count instead, `--agents NAME` plays with that agent (e.g. the
+`heuristic` agent, to time whole games to a winner); the table also gives seconds per game.
+
+Usage: `python benchmarks/bench.py [--runs N] [--games N] [--edition PATH ...] [--players N] [--agents NAME]`.
 """
 from __future__ import annotations
 
@@ -52,19 +55,21 @@ def time_load(edition: Path, runs: int) -> float:
     return statistics.median(times)
 
 
-def play_games(program, players: int, games: int) -> tuple[float, int]:
+def play_games(program, players: int, games: int, agent: str = "random") -> tuple[float, int]:
     """Seconds to play seeds 1..games, and the total number of rounds played."""
     rounds = 0
     start = time.perf_counter()
     for seed in range(1, games + 1):
-        agents = make_agents(["random"], players, seed)
+        agents = make_agents([agent], players, seed)
         result = Game(program, players, seed, agents, logging=False).run()
         rounds += result.rounds
     return time.perf_counter() - start, rounds
 
 
-def player_counts(program) -> list[int]:
+def player_counts(program, wanted: int | None = None) -> list[int]:
     allowed = allowed_players(program.ruleset) or [1]
+    if wanted is not None:
+        return [wanted] if wanted in allowed else []
     counts = [min(allowed)]
     if 3 in allowed and 3 not in counts:
         counts.append(3)
@@ -77,12 +82,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=50, help="games per run, seeds 1..N (default 50)")
     ap.add_argument("--edition", action="append", metavar="PATH",
                     help="an edition folder to measure instead of every one under rulesets/ (repeatable)")
+    ap.add_argument("--players", type=int, help="measure this player count only (editions that allow it)")
+    ap.add_argument("--agents", default="random", help="agent for every seat (default random)")
     args = ap.parse_args(argv)
     if args.runs < 1 or args.games < 1:
         ap.error("--runs and --games must be at least 1")
 
     lark_parser()  # build the LALR tables once (and write/read Lark's on-disk cache)
-    rows: list[tuple[str, str, str, str, str, str]] = []
+    rows: list[tuple[str, ...]] = []
     failed = False
     for edition in editions(args.edition):
         name = edition.name
@@ -91,27 +98,28 @@ def main(argv: list[str] | None = None) -> int:
             load_s = time_load(edition, args.runs)
             program = load_program(str(edition))
         except CivError as exc:
-            rows.append((name, "-", "-", "-", "-", f"does not load: {exc.diagnostics[0].headline()}"))
+            rows.append((name, "-", "-", "-", "-", "-", f"does not load: {exc.diagnostics[0].headline()}"))
             failed = True
             continue
-        for players in player_counts(program):
+        for players in player_counts(program, args.players):
             rates, rounds = [], 0
             try:
                 for _ in range(args.runs):
-                    secs, rounds = play_games(program, players, args.games)
+                    secs, rounds = play_games(program, players, args.games, args.agents)
                     rates.append(args.games / secs if secs > 0 else float("inf"))
             except CivError as exc:
-                rows.append((name, f"{load_s * 1000:.1f}", str(players), "-", "-",
+                rows.append((name, f"{load_s * 1000:.1f}", str(players), "-", "-", "-",
                              f"game failed: {exc.diagnostics[0].headline()}"))
                 failed = True
                 continue
-            rows.append((name, f"{load_s * 1000:.1f}", str(players), f"{statistics.median(rates):.1f}",
+            rate = statistics.median(rates)
+            rows.append((name, f"{load_s * 1000:.1f}", str(players), f"{rate:.2f}", f"{1 / rate:.2f}",
                          f"{rounds / args.games:.1f}", ""))
 
-    header = ("edition", "load ms", "players", "games/s", "rounds/game", "note")
+    header = ("edition", "load ms", "players", "games/s", "s/game", "rounds/game", "note")
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     print(f"civdsl benchmark: median of {args.runs} run(s), {args.games} game(s) per run, "
-          f"random agents, logging off")
+          f"{args.agents} agents, logging off")
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
     print("  ".join("-" * w for w in widths))
     for r in rows:

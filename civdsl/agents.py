@@ -1,8 +1,12 @@
 """Agents: who answers a player's decisions. The protocol is one method, `choose(decision) -> index`.
 
-`random` picks uniformly from its own seeded stream (never the game's dice), `greedy` maximises the
-ruleset's `heuristic "tag" = expr` for that decision (random where the ruleset gives none), `human`
-asks at the terminal, and `scripted` replays a list of answers (for replays and scenario tests).
+`random` picks uniformly from its own seeded stream (never the game's dice), `heuristic` maximises the
+ruleset's `heuristic "tag" = expr` for that decision (random where the ruleset gives none; `greedy` is
+an older name for it), `human` asks at the terminal, and `scripted` replays a list of answers (for
+replays and scenario tests).
+
+A heuristic sees only what its player may see: while it scores the options, other players' `owner`
+zones and every `hidden` zone read as lists of `none` of the right length (`Game.scoring_view`).
 """
 from __future__ import annotations
 
@@ -12,8 +16,13 @@ from typing import Protocol
 
 from .builtins import fmt
 from .diagnostics import error
+from .names import suggest
 
-AGENT_NAMES = ("random", "greedy", "human", "scripted")
+AGENT_NAMES = ("random", "heuristic", "human", "scripted")
+PLAYABLE_AGENTS = ("random", "heuristic", "human")  # the names a config or `--agents` may give
+AGENT_ALIASES = {"greedy": "heuristic"}  # older names, accepted and played exactly the same
+
+MAX_LABEL = 100  # characters of an option's label with its map summary
 
 
 class Agent(Protocol):
@@ -34,22 +43,31 @@ class RandomAgent:
         return self.rng.randrange(len(decision.options))
 
 
-class GreedyAgent(RandomAgent):
-    """Takes the option with the highest heuristic score; ties go to the first listed option."""
+class HeuristicAgent(RandomAgent):
+    """Takes the option with the highest heuristic score; ties go to the first listed option.
 
-    name = "greedy"
+    The options are scored in the player's view of the game (`Game.score_options`): hidden zones of
+    others read as lists of `none`. Where the ruleset has no heuristic for the decision (or it gives
+    `none`), the choice is random from the agent's own seeded stream.
+    """
+
+    name = "heuristic"
 
     def choose(self, decision) -> int:
-        game = decision.game
-        scores = [game.score_option(decision.player, decision.tag, o) for o in decision.options]
-        if any(s is None for s in scores):
+        scores = decision.game.score_options(decision.player, decision.tag, decision.options)
+        if scores is None or any(s is None for s in scores):
             return super().choose(decision)
-        best = max(range(len(scores)), key=lambda i: (scores[i], -i))
-        return best
+        return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+
+GreedyAgent = HeuristicAgent  # the agent's older name
 
 
 class HumanAgent:
-    """Numbered options at the terminal; `?` shows what the player can see."""
+    """Numbered options at the terminal; `?` shows what the player can see, `m` their map areas.
+
+    An option that names a map area is labelled with the area's attributes and the pieces on it.
+    """
 
     name = "human"
 
@@ -59,11 +77,17 @@ class HumanAgent:
 
     def choose(self, decision) -> int:
         out = self.stdout
+        game = decision.game
+        has_map = bool(game.state.maps)
         out.write(f"\n{decision.player.name}: {decision.tag}\n")
-        for i, label in enumerate(decision.labels, 1):
+        labels = decision.labels
+        for i, (option, label) in enumerate(zip(decision.options, labels), 1):
+            if has_map:
+                label = option_label(game, option, label)
             out.write(f"  {i}. {label}\n")
+        prompt = "choose a number (? to see your state" + (", m for your map areas" if has_map else "") + "): "
         while True:
-            out.write("choose a number (? to see your state): ")
+            out.write(prompt)
             out.flush()
             line = self.stdin.readline()
             if not line:
@@ -74,9 +98,73 @@ class HumanAgent:
                 me = obs["players"][decision.player.index]
                 out.write(f"  counters: {me['counters']}\n  zones: {me['zones']}\n")
                 continue
+            if line.lower() == "m":
+                for text in map_summary(game, decision.player):
+                    out.write(f"  {text}\n")
+                continue
             if line.isdigit() and 1 <= int(line) <= len(decision.options):
                 return int(line) - 1
             out.write(f"  please type a number from 1 to {len(decision.options)}\n")
+
+
+def _find_area(game, name) -> dict | None:
+    """The attributes of the map area called `name` (the first map that has it), or None."""
+    if not isinstance(name, str):
+        return None
+    for graph in game.state.maps.values():
+        attrs = graph.areas.get(name)
+        if attrs is not None:
+            return attrs
+    return None
+
+
+def _clip(text: str, limit: int = MAX_LABEL) -> str:
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def area_description(game, area: str, attrs: dict) -> str:
+    """`limit 3, city_site black; P1: 2 token; P2: 1 city`: the area's scalar attributes (numbers,
+    texts, and the names of true flags) and every player's pieces on it, in seat order."""
+    parts = []
+    for key, value in attrs.items():
+        if isinstance(value, bool):
+            if value:
+                parts.append(str(key))
+        elif isinstance(value, (int, float, str)):
+            parts.append(f"{key} {fmt(value)}")
+    sections = [", ".join(parts)] if parts else []
+    players = game.state.players
+    by_owner: dict = {}
+    for (owner, kind), n in sorted(game.state.pieces.by_area.get(area, {}).items()):
+        by_owner.setdefault(owner, []).append(f"{n} {kind}")
+    for owner, counts in by_owner.items():
+        who = players[owner].name if isinstance(owner, int) and 0 <= owner < len(players) else str(owner)
+        sections.append(f"{who}: {', '.join(counts)}")
+    return "; ".join(sections)
+
+
+def option_label(game, option, label: str) -> str:
+    """An option's label, with the map summary when the option names a map area (one line, clipped)."""
+    attrs = _find_area(game, option)
+    if attrs is None:
+        return label
+    about = area_description(game, option, attrs)
+    return _clip(f"{label} — {about}" if about else label)
+
+
+def map_summary(game, player) -> list[str]:
+    """The lines the `m` command prints: every area where `player` has pieces, with all pieces there."""
+    if not game.state.maps:
+        return ["this game has no map"]
+    mine = game.state.pieces.areas_of(player.index)
+    if not mine:
+        return [f"{player.name} has no pieces on the map"]
+    lines = [f"{player.name} has pieces on {len(mine)} area(s):"]
+    for area in mine:
+        attrs = _find_area(game, area) or {}
+        about = area_description(game, area, attrs)
+        lines.append("  " + _clip(f"{area} — {about}" if about else area))
+    return lines
 
 
 class ScriptedAgent:
@@ -101,8 +189,13 @@ class ScriptedAgent:
                     f"{', '.join(decision.labels)}", decision.span)
 
 
+def canonical_agent(name: str) -> str:
+    """The agent a name stands for: an alias (`greedy`) gives the agent's name (`heuristic`)."""
+    return AGENT_ALIASES.get(name, name)
+
+
 def make_agents(names: list[str], num_players: int, seed: int) -> list:
-    """One agent per seat; a single name applies to every seat."""
+    """One agent per seat; a single name applies to every seat. `greedy` is `heuristic`."""
     if not names:
         names = ["random"]
     if len(names) == 1:
@@ -112,12 +205,15 @@ def make_agents(names: list[str], num_players: int, seed: int) -> list:
                     "give one agent name for every player, or a single name for all")
     agents = []
     for seat, n in enumerate(names, 1):
-        if n == "random":
+        kind = canonical_agent(n)
+        if kind == "random":
             agents.append(RandomAgent(seed, seat))
-        elif n == "greedy":
-            agents.append(GreedyAgent(seed, seat))
-        elif n == "human":
+        elif kind == "heuristic":
+            agents.append(HeuristicAgent(seed, seat))
+        elif kind == "human":
             agents.append(HumanAgent())
         else:
-            raise error("CFG012", f"unknown agent `{n}`", None, "agents: random, greedy, human")
+            guess = suggest(n, list(PLAYABLE_AGENTS) + list(AGENT_ALIASES))
+            raise error("CFG012", f"unknown agent `{n}`", None,
+                        (f"did you mean `{guess}`? " if guess else "") + f"agents: {', '.join(PLAYABLE_AGENTS)}")
     return agents

@@ -276,6 +276,16 @@ def _kind_of(c, name):
     return e.kind if e else None
 
 
+@builtin("zone", 1, doc="The global zone with the name held in a text (like `p[\"hand\"]` for a player's).")
+def _zone(c, name):
+    zones = c.game.state.zones
+    if not isinstance(name, str) or name not in zones:
+        from .names import suggest
+        guess = suggest(str(name), list(zones))
+        raise ValueError(f"no global zone `{fmt(name)}`" + (f" (did you mean `{guess}`?)" if guess else ""))
+    return ZoneRef(None, name, zones[name])
+
+
 # ---- maps ---------------------------------------------------------------------------------------------
 def _map(c, name):
     m = c.game.state.maps.get(name)

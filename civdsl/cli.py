@@ -47,12 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--edition", help="edition name (see `civdsl list`), folder, or .civ file")
     pl.add_argument("--players", type=int, help="number of players")
     pl.add_argument("--seed", type=int, help="random seed (default 0)")
-    pl.add_argument("--agents", help="agent per player, comma-separated, or one for all: random, greedy, human")
+    pl.add_argument("--agents", help="agent per player, comma-separated, or one for all: random, heuristic "
+                                     "(plays by the ruleset's heuristics; `greedy` is an older name), human")
     pl.add_argument("--option", action="append", dest="options", metavar="NAME", help="enable an edition option")
     pl.add_argument("--house-rule", action="append", dest="house_rules", metavar="FILE", help="apply a house rule")
     pl.add_argument("--max-rounds", type=int, help="stop after this many rounds")
     pl.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
     pl.add_argument("--verbose", "-v", action="store_true", help="print the rules' narration as the game goes")
+    pl.add_argument("--quiet", "-q", action="store_true",
+                    help="do not print the per-round summary lines (of rulesets with a victory `summary`)")
     pl.add_argument("--check-invariants", action="store_true",
                     help="check the ruleset's invariants after every phase (slower)")
 
@@ -166,8 +169,37 @@ def cmd_check(args) -> int:
     return EXIT_USAGE if usage else (EXIT_FINDINGS if errors else EXIT_OK)
 
 
+SUMMARY_WIDTH = 160  # characters of one round's summary line
+
+
+def summary_line(n: int, rows: list[dict], width: int = SUMMARY_WIDTH) -> str:
+    """One round's summary on one line: `round 3: P1 Red cities 2 ast 1 | P2 Blue cities 1 ast 0`.
+
+    A record's texts are shown alone (they read as names), other fields as `key value`; a
+    non-record summary is shown as its value. A line longer than `width` is shortened evenly per
+    player first, so every player stays visible, then clipped with `…`."""
+    from .builtins import fmt
+
+    def part(row: dict) -> str:
+        bits = [row["player"]]
+        for k, v in row.items():
+            if k == "player" or v is None or v == "":
+                continue
+            bits.append(fmt(v) if isinstance(v, str) or k == "value" else f"{k} {fmt(v)}")
+        return " ".join(bits)
+
+    head = f"round {n}: "
+    parts = [part(r) for r in rows]
+    line = head + " | ".join(parts)
+    if len(line) > width and parts:
+        each = max(12, (width - len(head)) // len(parts) - 3)
+        parts = [p if len(p) <= each else p[:each - 1].rstrip() + "…" for p in parts]
+        line = head + " | ".join(parts)
+    return line if len(line) <= width else line[:width - 1].rstrip() + "…"
+
+
 def cmd_play(args) -> int:
-    from .api import play
+    from .api import new_game
     from .config import GameConfig, load_config, merge_cli
     from .gamelog import write_log
     from .builtins import fmt
@@ -177,7 +209,10 @@ def cmd_play(args) -> int:
     cfg = merge_cli(cfg, edition=args.edition, players=args.players, seed=args.seed, agents=agents,
                     options=args.options, house_rules=args.house_rules, max_rounds=args.max_rounds, log=args.log)
     echo = (lambda text: print(f"  {text}")) if args.verbose else None
-    game, result = play(cfg, echo=echo, logging=True, check_invariants=args.check_invariants)
+    game = new_game(cfg, echo=echo, logging=True, check_invariants=args.check_invariants)
+    if not args.quiet:
+        game.on_round = lambda n, rows: print(summary_line(n, rows), flush=True)
+    result = game.run()
     title = game.rs.game.title if game.rs.game else game.rs.edition()
     print(f"{title} — {len(game.state.players)} player(s), seed {cfg.seed}, agents "
           f"{', '.join(p.agent for p in game.state.players)}")

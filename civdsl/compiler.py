@@ -210,6 +210,20 @@ class Compiler:
     def compile(self) -> Program:
         rs, prog = self.rs, self.prog
         self._declare_globals()
+        # values that expressions embed as constants exist before any expression is compiled, so a
+        # parameter may use a table, a die or a procedure declared after it
+        for d in rs.of(A.Die):
+            prog.dice[d.name] = Die(d.name, [])
+            prog.die_spans[d.name] = d.span
+        for d in rs.of(A.Table):
+            die = prog.dice.get(d.die) if d.die else None
+            if d.die:
+                self.used.add(d.die)
+            if d.die and die is None:
+                self.err("UNK001", f"unknown die `{d.die}`", d.span, self._did_you_mean(d.die, prog.dice))
+            prog.tables[d.name] = TableValue(d.name, die, [])
+        for d in rs.of(A.Procedure):
+            prog.procedures[d.name] = Callable_(d.name, d.params, None, d.span)
         for d in rs.of(A.Param):
             prog.params.append((d.name, self.expr(d.value, Scope()), d.span))
         for d in rs.of(A.Counter):
@@ -229,20 +243,8 @@ class Compiler:
                 prog.maps[d.name] = load_map(resolve_inside(d.span.file, d.path, rs.root, d.span, "map"), d.span)
             except CivError as exc:
                 self.diags.extend(exc.diagnostics)
-        for d in rs.of(A.Die):
-            prog.dice[d.name] = Die(d.name, [])
-            prog.die_spans[d.name] = d.span
-        for d in rs.of(A.Table):
-            die = prog.dice.get(d.die) if d.die else None
-            if d.die:
-                self.used.add(d.die)
-            if d.die and die is None:
-                self.err("UNK001", f"unknown die `{d.die}`", d.span, self._did_you_mean(d.die, prog.dice))
-            prog.tables[d.name] = TableValue(d.name, die, [])
         for d in rs.of(A.Kind):
             self._kind(d)
-        for d in rs.of(A.Procedure):
-            prog.procedures[d.name] = Callable_(d.name, d.params, None, d.span)
         for d in rs.of(A.Entity):
             self._entity_shell(d)
         # bodies, now that every name is known
@@ -456,7 +458,8 @@ class Compiler:
 
     def _victory(self, d: A.Victory):
         known = {"check": "name", "finish": "name", "winner": "player", "game_over": "global",
-                 "rank": "player", "max_rounds": "global", "score": "player", "breakdown": "player"}
+                 "rank": "player", "max_rounds": "global", "score": "player", "breakdown": "player",
+                 "summary": "player"}
         for f in d.fields:
             mode = known.get(f.name)
             if mode is None:

@@ -7,6 +7,7 @@ decisions; what they mean comes from the ruleset.
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -14,7 +15,7 @@ from .builtins import fmt, type_name
 from .compiler import EndOfGame, Program, _combine
 from .diagnostics import CivError, Span
 from .state import GameState, Player, ZoneRef, to_jsonable
-from .values import FORCE, EntityObj, LazyField, RuleError
+from .values import EVALUATE, FORCE, EntityObj, LazyField, RuleError
 
 DEFAULT_STEP_BUDGET = 2_000_000
 HARD_ROUND_CAP = 10_000
@@ -71,7 +72,8 @@ class Game:
     def __init__(self, program: Program, num_players: int, seed: int, agents: list, *,
                  logging: bool = True, echo: Callable[[str], None] | None = None,
                  max_rounds: int | None = None, budget: int = DEFAULT_STEP_BUDGET,
-                 check_invariants: bool = False):
+                 check_invariants: bool = False,
+                 on_round: Callable[[int, list[dict]], None] | None = None):
         self.program = program
         self.rs = program.ruleset
         self.state = GameState([Player(i, f"P{i + 1}") for i in range(num_players)], rng=random.Random(seed))
@@ -89,8 +91,15 @@ class Game:
         self.started = False
         self.journal: list | None = None  # undo records of the running step (see `transaction`)
         self._rng_saved = False
-        self.no_random = False  # set while a heuristic scores options
+        self.no_random = ""  # while a heuristic or a summary is evaluated: what it is ("a heuristic")
         self.visibility = program.zones
+        self.on_round = on_round  # called with (round, rows) after each round's summary
+        # What a player's heuristic may not read (see `scoring_view`): zone names, fixed per program.
+        self._mask_global = [n for (scope, n), vis in self.visibility.items() if scope == "global" and vis != "all"]
+        self._mask_own = [n for (scope, n), vis in self.visibility.items() if scope == "player" and vis == "hidden"]
+        self._mask_other = [n for (scope, n), vis in self.visibility.items()
+                            if scope == "player" and vis in ("hidden", "owner")]
+        self._heuristic_spans: dict[str, Span] | None = None
 
     # -- provenance and the log -----------------------------------------------------------------------
     def where(self, span: Span | None) -> str | None:
@@ -225,8 +234,8 @@ class Game:
     def rng(self):
         """The game's random stream; the first use in a step saves its state so a failure can rewind it."""
         if self.no_random:
-            raise RuleError("RUN023", "a heuristic may not use randomness (it would change the game's dice)",
-                            self.c.span, "score options from the state only")
+            raise RuleError("RUN023", f"{self.no_random} may not use randomness (it would change the game's dice)",
+                            self.c.span, "compute it from the state only")
         if self.journal is not None and not self._rng_saved:
             self.journal.append((_RNG, None, self.state.rng.getstate()))
             self._rng_saved = True
@@ -290,20 +299,75 @@ class Game:
         return options[choice]
 
     def score_option(self, p: Player, tag: str, option) -> Any:
-        """The ruleset's heuristic score of an option (for the greedy agent), or None."""
+        """The ruleset's heuristic score of one option for `p`, or None when the tag has no heuristic.
+
+        This reads the state as it is: call it inside `scoring_view(p)` (as `score_options` does) so
+        the heuristic sees only what `p` may see."""
         fn = self.program.heuristics.get(tag)
         if fn is None:
             return None
         c = self.c
-        saved = (c.locals, c.span, self.logging)
+        saved = (c.locals, c.span, self.logging, self.no_random)
         c.locals = {"player": p, "option": option}
+        c.span = self._heuristic_span(tag) or c.span
         self.logging = False
-        self.no_random = True
+        self.no_random = "a heuristic"
         try:
             return fn(c)
+        except _PY_ERRORS as exc:
+            from .compiler import _py_error
+            message = _py_error(exc)
+            hint = None
+            if "none" in message and self._masks_something():
+                hint = ("a heuristic sees only what its player sees: the items of other players' `owner` "
+                        "zones and of every `hidden` zone read as none")
+            raise RuleError("RUN001", f"heuristic \"{tag}\" failed for option {fmt(option)}: {message}",
+                            self._heuristic_span(tag) or saved[1], hint) from None
         finally:
-            c.locals, c.span, self.logging = saved
-            self.no_random = False
+            c.locals, c.span, self.logging, self.no_random = saved
+
+    def score_options(self, p: Player, tag: str, options: list) -> list | None:
+        """Every option's heuristic score for `p`, in `p`'s view of the game (`scoring_view`); None
+        when the ruleset has no heuristic for `tag`. The state is left exactly as it was."""
+        if tag not in self.program.heuristics:
+            return None
+        with self.scoring_view(p):
+            return [self.score_option(p, tag, o) for o in options]
+
+    @contextmanager
+    def scoring_view(self, viewer: Player):
+        """While inside, the rules see the game as `viewer` does: the items of other players' `owner`
+        zones, of every player's `hidden` zones and of non-public global zones read as `none` (the
+        lists keep their length, as an observation shows sizes only). `viewer`'s own `owner` zones
+        are untouched. The zones' lists are blanked in place (so every view of a zone agrees) and
+        refilled on the way out, also when a rule fails; nothing is journaled or logged."""
+        st = self.state
+        saved: list[tuple[list, list]] = []
+        try:
+            for name in self._mask_global:
+                items = st.zones.get(name)
+                if items:
+                    saved.append((items, items[:]))
+                    items[:] = [None] * len(items)
+            for p in st.players:
+                for name in (self._mask_own if p is viewer else self._mask_other):
+                    items = p.zones.get(name)
+                    if items:
+                        saved.append((items, items[:]))
+                        items[:] = [None] * len(items)
+            yield
+        finally:
+            for items, original in reversed(saved):
+                items[:] = original
+
+    def _masks_something(self) -> bool:
+        return bool(self._mask_global or self._mask_own or (self._mask_other and len(self.state.players) > 1))
+
+    def _heuristic_span(self, tag: str) -> Span | None:
+        if self._heuristic_spans is None:
+            from . import ast as A
+            self._heuristic_spans = {d.name: d.span for d in self.rs.of(A.Heuristic)}
+        return self._heuristic_spans.get(tag)
 
     def observation(self, p: Player) -> dict:
         return self.state.observation(p, self.visibility)
@@ -312,10 +376,12 @@ class Game:
     def init(self) -> None:
         """Evaluate parameters, dice, tables and things, then create every counter, variable and zone."""
         FORCE.append(self._force_field)
+        EVALUATE.append(lambda fn: self.guarded(fn, None))
         try:
             self._init_constants()
         finally:
             FORCE.pop()
+            EVALUATE.pop()
         self._init_state()
 
     def _force_field(self, lf: LazyField):
@@ -509,7 +575,42 @@ class Game:
         self.state.round += 1
         self.c.span = self.program.sequence.span
         self.emit("round", n=self.state.round)
-        return self._play_round()
+        try:
+            ended = self._play_round()
+        except EndOfGame:
+            self.round_summary()
+            raise
+        self.round_summary()
+        return ended
+
+    def round_summary(self) -> list[dict] | None:
+        """Evaluate the victory field `summary` for every player (at the end of each round, also the
+        last): log one `summary` event and call `on_round(round, rows)`. Rows are
+        `{"player": "P1", ...}` with the record's fields (JSON values), or `"value"` for a non-record.
+        None when the ruleset has no summary."""
+        fn = self._victory("summary")
+        if fn is None:
+            return None
+        span = self._victory_span("summary")
+        saved = self.no_random
+        self.no_random = "a round summary"
+        try:
+            rows = []
+            for p in self.state.players:
+                value = to_jsonable(self.guarded(fn, span, p))
+                row = {"player": p.name}
+                if isinstance(value, dict):
+                    row.update((k, v) for k, v in value.items() if k != "player")
+                else:
+                    row["value"] = value
+                rows.append(row)
+        finally:
+            self.no_random = saved
+        self.c.span = span
+        self.emit("summary", players=rows)
+        if self.on_round is not None:
+            self.on_round(self.state.round, rows)
+        return rows
 
     def finish(self, reason: str) -> GameResult:
         self.state.current = None
@@ -560,6 +661,8 @@ class Game:
 
 
 _NO_BOUNDS = (None, None)
+_PY_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError, OverflowError,
+              RecursionError)
 _RNG = object()    # journal marker: the random stream's state
 _SKIPS = object()  # journal marker: the set of skipped phases
 

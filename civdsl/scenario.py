@@ -1,9 +1,11 @@
 """Scenario files: worked examples and rule tests that rule authors write in YAML.
 
-A scenario names an edition, sets up a precise state, fixes dice and decisions, runs one action (a
-phase, an expression such as a procedure call, some rounds, or the whole game) and states what must
-hold afterwards. `run_scenario` returns the differences between expected and actual, each with the
-rule (file:line) that last changed the value, so a failing scenario reads like a rulebook erratum.
+A scenario names an edition, sets up a precise state (counters, variables, zones, the pieces on the
+map), fixes dice and decisions, runs one action (a phase, an expression such as a procedure call, some
+rounds, or the whole game) and states what must hold afterwards. Scripted decisions answer the run
+only: the set-up is played by random agents from the seed. `run_scenario` returns the differences
+between expected and actual, each with the rule (file:line) that last changed the value, so a failing
+scenario reads like a rulebook erratum.
 """
 from __future__ import annotations
 
@@ -124,6 +126,9 @@ def _holder(game: Game, owner: Player | None):
 
 def _set_state(game: Game, sc: Scenario) -> None:
     for key, values in (sc.data.get("state") or {}).items():
+        if key == "pieces":
+            _set_pieces(game, sc, values)
+            continue
         owner = _owner(game, sc, key, "state", key)
         counters, vars_, zones = _holder(game, owner)
         for name, value in values.items():
@@ -145,7 +150,41 @@ def _set_state(game: Game, sc: Scenario) -> None:
                             f"did you mean `{guess}`?" if guess else f"known: {', '.join(sorted(known))}")
 
 
+def _area(game: Game, sc: Scenario, area: str, *where) -> str:
+    """An area some loaded map knows. Without any map, pieces may lie on any named area (as for `place`)."""
+    maps = game.state.maps
+    if maps and not any(area in m.areas for m in maps.values()):
+        known = sorted({a for m in maps.values() for a in m.areas})
+        guess = suggest(area, known)
+        hint = (f"did you mean `{guess}`?" if guess else
+                f"known areas: {', '.join(known[:12])}" + (f" and {len(known) - 12} more" if len(known) > 12 else ""))
+        raise error("SCN010", f"no map has an area `{area}`", sc.span(*where), hint)
+    return area
+
+
+def _piece_count(sc: Scenario, n: Any, *where) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise error("SCN005", f"a number of pieces is a whole number of at least 0, not {n!r}", sc.span(*where),
+                    "write how many pieces of that kind lie there, e.g. `token: 3`")
+    return n
+
+
+def _set_pieces(game: Game, sc: Scenario, areas: dict) -> None:
+    """Replace the whole board: the set-up's pieces go, the listed ones are placed."""
+    placed: dict[tuple[str, int, str], int] = {}
+    for area, owners in areas.items():
+        _area(game, sc, area, "state", "pieces", area)
+        for key, kinds in owners.items():
+            owner = _owner(game, sc, key, "state", "pieces", area, key)
+            for kind, n in kinds.items():
+                placed[(area, owner.index, kind)] = _piece_count(sc, n, "state", "pieces", area, key, kind)
+    game.state.pieces.clear()
+    for key, n in placed.items():
+        game.state.pieces[key] = n
+
+
 def _agents(sc: Scenario, players: int, seed: int) -> list:
+    """The agents of the run: scripted where `decisions` has a list, random from the seed elsewhere."""
     decisions = sc.data.get("decisions") or {}
     for key in decisions:
         if int(key[1:]) > players:
@@ -172,9 +211,16 @@ def build_game(sc: Scenario) -> Game:
         raise error("SCN007", f"edition `{program.ruleset.edition()}` is played by {allowed[0]}–{allowed[-1]} players, "
                     f"not {players}", sc.span("players"))
     seed = d.get("seed", 0)
-    game = Game(program, players, seed, _agents(sc, players, seed))
+    run_agents = _agents(sc, players, seed)
+    # Decisions script the run, not the set-up: the set-up is played by random agents from the seed. A
+    # player without scripted decisions keeps that agent (and its stream) for the run.
+    setup_agents = [RandomAgent(seed, i) for i in range(1, players + 1)]
+    game = Game(program, players, seed, setup_agents)
     game.start(run_setup=d.get("run_setup", True))
     _set_state(game, sc)
+    game.agents = [run if isinstance(run, ScriptedAgent) else setup for run, setup in zip(run_agents, setup_agents)]
+    for p, agent in zip(game.state.players, game.agents):
+        p.agent = agent.name
     game.events.clear()
     game.state.forced_dice = list(d.get("dice", []))
     return game
@@ -259,6 +305,49 @@ def _compare_state(game: Game, sc: Scenario, key: str, expected: dict, out: Outc
                 out.rules.append(rule)
 
 
+def _last_piece_change(game: Game, area: str, owner: str | None = None, kind: str | None = None) -> str | None:
+    """The rule of the last `place`/`take` on the area (of the owner, of the kind, when given)."""
+    for ev in reversed(game.events):
+        if (ev.get("type") in ("place", "take") and ev.get("area") == area
+                and owner in (None, ev.get("owner")) and kind in (None, ev.get("kind"))):
+            return ev.get("rule")
+    return None
+
+
+def _piece_problem(out: Outcome, what: str, want: str, got: str, rule: str | None) -> None:
+    where = f"   (last changed at {rule})" if rule else "   (unchanged by the run)"
+    out.problems.append(f"pieces {what}: expected {want}, got {got}{where}")
+    if rule:
+        out.rules.append(rule)
+
+
+def _compare_pieces(game: Game, sc: Scenario, expected: dict, out: Outcome) -> None:
+    """Listed counts must match; an area or owner given as `{}` must hold no pieces at all."""
+    st = game.state
+    for area, owners in expected.items():
+        _area(game, sc, area, "expect", "pieces", area)
+        here = sorted((o, k, n) for (o, k), n in st.pieces.by_area.get(area, {}).items())
+        if not owners:
+            if here:
+                got = ", ".join(f"{st.players[o].name} {k} {n}" for o, k, n in here)
+                _piece_problem(out, area, "no pieces", got, _last_piece_change(game, area))
+            continue
+        for key, kinds in owners.items():
+            owner = _owner(game, sc, key, "expect", "pieces", area, key)
+            if not kinds:
+                mine = [f"{k} {n}" for o, k, n in here if o == owner.index]
+                if mine:
+                    _piece_problem(out, f"{area} {owner.name}", "no pieces", ", ".join(mine),
+                                   _last_piece_change(game, area, owner.name))
+                continue
+            for kind, want in kinds.items():
+                want = _piece_count(sc, want, "expect", "pieces", area, key, kind)
+                got = st.pieces.at(area, owner.index, kind)
+                if got != want:
+                    _piece_problem(out, f"{area} {owner.name} {kind}", str(want), str(got),
+                                   _last_piece_change(game, area, owner.name, kind))
+
+
 def _matches(event: dict, want: dict) -> bool:
     return all(to_jsonable(event.get(k)) == v for k, v in want.items())
 
@@ -284,7 +373,9 @@ def run_scenario(sc: Scenario) -> Outcome:
         if "error" in expect:
             out.problems.append(f"expected error {expect['error']['code']}, but the run succeeded")
     for key, values in expect.items():
-        if key.startswith("P") or key == "global":
+        if key == "pieces":
+            _compare_pieces(game, sc, values, out)
+        elif key.startswith("P") or key == "global":
             _compare_state(game, sc, key, values, out)
     if "result" in expect and to_jsonable(value) != expect["result"]:
         out.problems.append(f"result: expected {fmt(expect['result'])}, got {fmt(to_jsonable(value))}")

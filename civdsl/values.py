@@ -41,12 +41,18 @@ class TableValue:
     rows: list[tuple[Any, Any, Any]]
 
     def lookup(self, key):
-        for lo, hi, value in self.rows:
+        for i, (lo, hi, value) in enumerate(self.rows):
             if isinstance(lo, int) and isinstance(key, int) and not isinstance(key, bool):
-                if lo <= key <= hi:
-                    return value
-            elif lo == key:
-                return value
+                if not lo <= key <= hi:
+                    continue
+            elif lo != key:
+                continue
+            if callable(value):  # a row read while the game evaluates its constants (by a parameter)
+                if not EVALUATE:
+                    raise RuntimeError("a table row was read before the game evaluated its constants")
+                value = EVALUATE[-1](value)
+                self.rows[i] = (lo, hi, value)
+            return value
         raise KeyError(key)
 
     def __repr__(self):
@@ -100,6 +106,7 @@ class LazyField:
 
 
 FORCE: list = []  # the running game's field evaluator, set while a game initializes its constants
+EVALUATE: list = []  # the running game's evaluator of table rows, set while a game initializes its constants
 
 
 def field_value(v):

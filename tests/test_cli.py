@@ -175,6 +175,131 @@ def test_replay_of_something_that_is_not_a_log(capsys, tmp_path):
     assert code == 2 and "LOG001" in err
 
 
+def test_heuristic_and_greedy_agents_play_the_same_game(capsys, tmp_path):
+    logs = {}
+    for name in ("heuristic", "greedy"):
+        logs[name] = tmp_path / f"{name}.jsonl"
+        code, out, err = run(capsys, "play", "--edition", "warp-spawn-solitaire", "--players", "3",
+                             "--agents", name, "--seed", "7", "--log", str(logs[name]))
+        assert code == 0, err
+        assert "agents heuristic, heuristic, heuristic" in out
+    assert logs["heuristic"].read_bytes() == logs["greedy"].read_bytes()
+    decisions = [json.loads(l) for l in logs["heuristic"].read_text(encoding="utf-8").splitlines()
+                 if '"type":"decision"' in l]
+    assert len(decisions) > 50
+
+
+def test_play_help_names_the_heuristic_agent_and_quiet(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "random, heuristic" in out and "`greedy` is an older name" in out
+    assert "--quiet" in out
+
+
+# ---- round summaries ----------------------------------------------------------------------------------------
+SUMMARY = "tests/data/agents/summary"
+
+
+def test_play_prints_one_summary_line_per_round(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, out, err = run(capsys, "play", "--edition", SUMMARY, "--players", "3", "--log", str(log))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[:3] == [
+        "round 1: P1 Egypt cities 1 ast 0 leads false | P2 Crete cities 2 ast 0 leads false"
+        " | P3 Babylon cities 3 ast 0 leads false",
+        "round 2: P1 Egypt cities 2 ast 1 leads false | P2 Crete cities 4 ast 1 leads true"
+        " | P3 Babylon cities 6 ast 1 leads true",
+        "round 3: P1 Egypt cities 3 ast 1 leads false | P2 Crete cities 6 ast 1 leads true"
+        " | P3 Babylon cities 9 ast 1 leads true",
+    ]
+    assert lines[3].startswith("Summary — 3 player(s)")
+    events = [json.loads(l) for l in log.read_text(encoding="utf-8").splitlines()]
+    summaries = [e for e in events if e["type"] == "summary"]
+    assert [e["round"] for e in summaries] == [1, 2, 3]
+    assert summaries[1]["players"] == [
+        {"player": "P1", "nation": "Egypt", "cities": 2, "ast": 1, "leads": False},
+        {"player": "P2", "nation": "Crete", "cities": 4, "ast": 1, "leads": True},
+        {"player": "P3", "nation": "Babylon", "cities": 6, "ast": 1, "leads": True},
+    ]
+    assert summaries[0]["rule"] == "summary/game.civ:19"
+    # each summary closes its round: the next event opens the next round (or ends the game)
+    after = [events[events.index(e) + 1]["type"] for e in summaries]
+    assert after == ["round", "round", "end"]
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 0 and out.startswith("OK"), out + err
+
+
+def test_quiet_play_prints_no_summary_lines_but_logs_them(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, out, err = run(capsys, "play", "--edition", SUMMARY, "--players", "2", "--quiet", "--log", str(log))
+    assert code == 0, err
+    assert "round 1:" not in out and out.startswith("Summary — 2 player(s)")
+    assert log.read_text(encoding="utf-8").count('"type":"summary"') == 3
+
+
+def test_a_ruleset_without_summary_prints_no_round_lines(capsys, tmp_path):
+    code, out, err = play_tiny(capsys, tmp_path / "game.jsonl")
+    assert code == 0, err
+    assert not re.search(r"^round \d+:", out, re.M)
+    assert '"type":"summary"' not in (tmp_path / "game.jsonl").read_text(encoding="utf-8")
+
+
+def test_summary_that_is_not_a_record_and_a_game_ended_by_rule(capsys):
+    code, out, err = run(capsys, "play", "--edition", SUMMARY, "--players", "2", "--option", "plain")
+    assert code == 0, err
+    assert out.splitlines()[:3] == ["round 1: P1 10 | P2 20", "round 2: P1 20 | P2 40", "round 3: P1 30 | P2 60"]
+    code, out, err = run(capsys, "play", "--edition", SUMMARY, "--players", "2", "--option", "ends")
+    assert code == 0, err
+    assert "ended by rule" in out
+    # the last, interrupted round is summed up too: P2 did not play its part of round 2
+    assert "round 2: P1 Egypt cities 2 ast 0 leads false | P2 Crete cities 2 ast 0 leads false" in out
+
+
+@pytest.mark.parametrize("option, code_", [("dicey", "RUN023"), ("broken", "RUN001")])
+def test_a_bad_summary_is_a_diagnostic_at_the_summary(capsys, option, code_):
+    code, out, err = run(capsys, "play", "--edition", SUMMARY, "--players", "2", "--option", option)
+    assert code == 1
+    assert f"error[{code_}]" in err and "Traceback" not in err
+    assert re.search(r"summary/game\.civ:(27|31):\d+: error", err)
+    if option == "dicey":
+        assert "a round summary may not use randomness" in err
+
+
+def test_summary_is_a_known_victory_field(capsys):
+    code, out, err = run(capsys, "check", SUMMARY)
+    assert "VIC001" not in out + err and " 0 error(s)" in out
+    from civdsl.api import compile_entry
+    prog = compile_entry(ROOT / SUMMARY / "game.civ")
+    assert "summary" in prog.victory
+
+
+def test_game_on_round_callback_gets_every_round():
+    from civdsl.agents import make_agents
+    from civdsl.api import compile_entry
+    from civdsl.interpreter import Game
+    prog = compile_entry(ROOT / SUMMARY / "game.civ")
+    seen = []
+    game = Game(prog, 2, 0, make_agents([], 2, 0), logging=False, on_round=lambda n, rows: seen.append((n, rows)))
+    game.run()
+    assert [n for n, _ in seen] == [1, 2, 3]
+    assert seen[2][1] == [{"player": "P1", "nation": "Egypt", "cities": 3, "ast": 1, "leads": False},
+                          {"player": "P2", "nation": "Crete", "cities": 6, "ast": 1, "leads": True}]
+    assert game.events == []  # logging off: nothing logged, the callback still called
+
+
+def test_long_summary_lines_are_shortened_per_player():
+    from civdsl.cli import summary_line
+    rows = [{"player": f"P{i}", "nation": "A very long nation name indeed", "cities": 10 * i,
+             "notes": ["x"] * 30} for i in range(1, 7)]
+    line = summary_line(4, rows)
+    assert line.startswith("round 4: P1 A very long") and len(line) <= 160 and "\n" not in line
+    assert all(f"P{i} " in line for i in range(1, 7))  # every player is still there
+    assert line.count("…") == 6
+    assert summary_line(1, [{"player": "P1", "cities": 2}]) == "round 1: P1 cities 2"
+
+
 # ---- configs and usage errors -----------------------------------------------------------------------------------
 def test_config_with_a_bad_key(capsys, tmp_path):
     cfg = tmp_path / "game.yaml"
@@ -190,7 +315,7 @@ def test_good_config_plays(capsys, tmp_path):
     cfg.write_text("edition: tiny\nplayers: 2\nseed: 5\nagents: [random, greedy]\n", encoding="utf-8")
     code, out, err = run(capsys, "play", str(cfg))
     assert code == 0, err
-    assert "seed 5" in out and "random, greedy" in out
+    assert "seed 5" in out and "random, heuristic" in out  # `greedy` is the heuristic agent's older name
 
 
 def test_unknown_edition_suggests_the_closest(capsys):

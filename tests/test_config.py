@@ -97,9 +97,22 @@ def test_unknown_key_is_rejected_with_a_suggestion(tmp_path):
 def test_bad_agent_name_in_a_list_names_its_index(tmp_path):
     [d] = diagnostics(write(tmp_path, "agents:\n  - random\n  - gready\n"))
     assert d.code == "CFG002"
-    assert d.message.startswith("agents[1]: expected one of random, greedy, human")
+    assert d.message.startswith("agents[1]: expected one of random, heuristic, human, greedy")
     assert (d.span.line, d.span.col) == (3, 5)
-    assert d.hint == "did you mean 'greedy'?"
+    assert d.hint == "did you mean 'greedy'?"  # the older name of `heuristic` is still accepted
+
+
+def test_heuristic_agent_name_is_accepted_and_misspellings_are_guessed(tmp_path):
+    assert load_config(write(tmp_path, "agents: [heuristic, greedy]\n")).agents == ["heuristic", "greedy"]
+    [d] = diagnostics(write(tmp_path, "agents: heuristc\n"))
+    assert d.code == "CFG002"
+    assert d.message == "agents: expected one of random, heuristic, human, greedy, got 'heuristc'"
+    assert d.hint == "did you mean 'heuristic'?"
+    with pytest.raises(CivError) as caught:
+        merge_cli(GameConfig(), agents=["random", "heuristik"])
+    [d] = caught.value.diagnostics
+    assert d.message.startswith("--agents[1]: expected one of random, heuristic, human")
+    assert d.hint == "did you mean 'heuristic'?"
 
 
 def test_agents_of_the_wrong_type_says_both_accepted_forms(tmp_path):
