@@ -335,6 +335,9 @@ def _count(n) -> int:
 
 @builtin("pieces", 1, 3, doc="How many pieces are on an area (optionally of one player — none: any — and of one kind).")
 def _pieces(c, area, owner=None, kind=None):
+    if kind is not None and type(owner) is Player:  # the common question, answered without a scan
+        here = c.game.state.pieces.by_area.get(area)
+        return here.get((owner.index, kind), 0) if here else 0
     return c.game.state.pieces.at(area, None if owner is None else _owner_index(owner), kind)
 
 

@@ -23,12 +23,12 @@ class ExprCodegen:
     """Generates and builds expression functions for one compiler."""
 
     def __init__(self, compiler):
-        from .compiler import _add, _div, _in, _iterable, call_callable, get_attr, get_index
+        from .compiler import _add, _div, _in, _iterable, _range, call_callable, get_attr, get_index
         self.comp = compiler
         self.ns: dict[str, object] = {
             "Player": Player, "ZoneRef": ZoneRef, "get_attr": get_attr, "get_index": get_index,
             "_add": _add, "_div": _div, "_in": _in, "call_callable": call_callable, "prog": compiler.prog,
-            "_iterable": _iterable,
+            "_iterable": _iterable, "_range": _range,
         }
         self.counter = 0
 
@@ -121,6 +121,10 @@ class ExprCodegen:
             return None
         n = e.func.id
         args = ", ".join(self.sub(a, scope) for a in e.args)
+        if n == "get" and len(e.args) == 3:  # records are read inline; tables and things by the builtin
+            r, k, d = (self.sub(a, scope) for a in e.args)
+            t = self.temp()
+            return f"({t}.get({k}, {d}) if type({t} := {r}) is dict else {self.const(REGISTRY[n].fn)}(c, {t}, {k}, {d}))"
         if n in REGISTRY:
             fn = self.const(REGISTRY[n].fn)
             return f"{fn}(c{', ' if args else ''}{args})"
@@ -129,9 +133,9 @@ class ExprCodegen:
         return None
 
     def g_BinOp(self, e: A.BinOp, scope):
-        if e.op == "..":
-            return None
         a, b = self.sub(e.left, scope), self.sub(e.right, scope)
+        if e.op == "..":
+            return f"_range({a}, {b})"
         if e.op == "+":  # whole numbers added inline; lists, texts and zones through `_add`
             ta, tb = self.temp(), self.temp()
             return (f"({ta} + {tb} if (type({ta} := {a}) is int) & (type({tb} := {b}) is int) "
@@ -173,6 +177,8 @@ class ExprCodegen:
         if e.var in scope.names:
             return None  # shadowing a local: the closure saves and restores it
         source = self.sub(e.iterable, scope)
+        if ":=" in source:  # Python forbids assignment expressions in a comprehension's iterable
+            source = f"{self.const(eval(f'lambda c: {source}', self.ns))}(c)"  # noqa: S307 - generated
         scope.names.add(e.var)
         try:
             body = self.sub(e.expr, scope)

@@ -928,12 +928,7 @@ class Compiler:
         if op == "%":
             return lambda c: left(c) % right(c)
         if op == "..":
-            def rng(c):
-                lo, hi = left(c), right(c)
-                if hi - lo > MAX_LOOP:
-                    raise ValueError(f"range {lo}..{hi} is too long")
-                return list(range(lo, hi + 1))
-            return rng
+            return lambda c: _range(left(c), right(c))
         raise AssertionError(op)
 
     def e_Compare(self, e: A.Compare, scope):
@@ -1000,6 +995,13 @@ def _builtin_call(fn, args: list[Callable]) -> Callable:
         a0, a1, a2 = args
         return lambda c: fn(c, a0(c), a1(c), a2(c))
     return lambda c: fn(c, *[a(c) for a in args])
+
+
+def _range(lo, hi) -> list:
+    """`lo..hi`: both ends included, at most MAX_LOOP items."""
+    if hi - lo > MAX_LOOP:
+        raise ValueError(f"range {lo}..{hi} is too long")
+    return list(range(lo, hi + 1))
 
 
 def _iterable(v):
@@ -1125,6 +1127,16 @@ def call_callable(c, f: Callable_, args: list, span: Span):
         raise TypeError(f"`{f.name}` takes {len(f.params)} arguments, got {len(args)}")
     if f.body is None:
         return None
+    memo = c.memo
+    if memo is not None:  # scoring a decision: the same call gives the same result
+        try:
+            key = (f, *args)
+            hit = memo.get(key, _UNSET)
+        except TypeError:  # an argument that is a list or a record: not remembered
+            memo = None
+        else:
+            if hit is not _UNSET:
+                return _fresh(hit)
     if c.depth >= MAX_CALL_DEPTH:
         raise RuleError("RUN012", f"calls nest deeper than {MAX_CALL_DEPTH} (`{f.name}`)", span,
                         "a procedure probably calls itself without end")
@@ -1135,10 +1147,24 @@ def call_callable(c, f: Callable_, args: list, span: Span):
     c.depth += 1
     try:
         signal = f.body(c)
-        return signal.value if type(signal) is Ret else None
+        value = signal.value if type(signal) is Ret else None
     finally:
         c.depth -= 1
         c.locals, c.span = saved_locals, saved_span
+    if memo is not None:
+        memo[key] = _fresh(value)
+    return value
+
+
+def _fresh(value):
+    """A remembered result as a caller may use it: lists and records are copied, so that a caller that
+    changes one does not change what the next caller gets."""
+    t = type(value)
+    if t is list:
+        return list(value)
+    if t is dict:
+        return dict(value)
+    return value
 
 
 def compile_ruleset(rs: Ruleset) -> tuple[Program, list[Diagnostic]]:

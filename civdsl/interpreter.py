@@ -24,7 +24,7 @@ HARD_ROUND_CAP = 10_000
 class Ctx:
     """The running context handed to every compiled closure."""
 
-    __slots__ = ("game", "locals", "span", "steps", "depth", "budget")
+    __slots__ = ("game", "locals", "span", "steps", "depth", "budget", "memo")
 
     def __init__(self, game: "Game", budget: int):
         self.game = game
@@ -33,6 +33,7 @@ class Ctx:
         self.steps = 0
         self.depth = 0
         self.budget = budget
+        self.memo: dict | None = None  # procedure results, kept while an agent scores one decision
 
 
 @dataclass
@@ -332,7 +333,11 @@ class Game:
         if tag not in self.program.heuristics:
             return None
         with self.scoring_view(p):
-            return [self.score_option(p, tag, o) for o in options]
+            self.c.memo = {}  # the state cannot change while options are scored: procedures are pure
+            try:
+                return [self.score_option(p, tag, o) for o in options]
+            finally:
+                self.c.memo = None
 
     @contextmanager
     def scoring_view(self, viewer: Player):

@@ -124,6 +124,17 @@ def _holder(game: Game, owner: Player | None):
     return (owner.counters, owner.vars, owner.zones) if owner else (st.counters, st.vars, st.zones)
 
 
+def _with_players(game: Game, value: Any) -> Any:
+    """A variable's value from YAML, where a text naming a player (`P2`) stands for that player."""
+    if isinstance(value, str):
+        return next((p for p in game.state.players if p.name == value), value)
+    if isinstance(value, list):
+        return [_with_players(game, v) for v in value]
+    if isinstance(value, dict):
+        return {k: _with_players(game, v) for k, v in value.items()}
+    return value
+
+
 def _set_state(game: Game, sc: Scenario) -> None:
     for key, values in (sc.data.get("state") or {}).items():
         if key == "pieces":
@@ -142,7 +153,7 @@ def _set_state(game: Game, sc: Scenario) -> None:
                     raise error("SCN005", f"`{name}` is a zone: give a list, not {value!r}", where)
                 zones[name][:] = list(value)
             elif name in vars_:
-                vars_[name] = value
+                vars_[name] = _with_players(game, value)
             else:
                 known = list(counters) + list(vars_) + list(zones)
                 guess = suggest(name, known)
