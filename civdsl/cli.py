@@ -173,29 +173,34 @@ SUMMARY_WIDTH = 160  # characters of one round's summary line
 
 
 def summary_line(n: int, rows: list[dict], width: int = SUMMARY_WIDTH) -> str:
-    """One round's summary on one line: `round 3: P1 Red cities 2 ast 1 | P2 Blue cities 1 ast 0`.
+    """One round's summary: `round 3: P1 Red cities 2 ast 1 | P2 Blue cities 1 ast 0` when it fits in
+    `width`, else a `round 3` line and one aligned line per player (each clipped with `…` to `width`).
 
     A record's texts are shown alone (they read as names), other fields as `key value`; a
-    non-record summary is shown as its value. A line longer than `width` is shortened evenly per
-    player first, so every player stays visible, then clipped with `…`."""
+    non-record summary is shown as its value."""
     from .builtins import fmt
 
-    def part(row: dict) -> str:
-        bits = [row["player"]]
+    def cells(row: dict) -> list[str]:
+        out = [row["player"]]
         for k, v in row.items():
             if k == "player" or v is None or v == "":
                 continue
-            bits.append(fmt(v) if isinstance(v, str) or k == "value" else f"{k} {fmt(v)}")
-        return " ".join(bits)
+            out.append(fmt(v) if isinstance(v, str) or k == "value" else f"{k} {fmt(v)}")
+        return out
 
-    head = f"round {n}: "
-    parts = [part(r) for r in rows]
-    line = head + " | ".join(parts)
-    if len(line) > width and parts:
-        each = max(12, (width - len(head)) // len(parts) - 3)
-        parts = [p if len(p) <= each else p[:each - 1].rstrip() + "…" for p in parts]
-        line = head + " | ".join(parts)
-    return line if len(line) <= width else line[:width - 1].rstrip() + "…"
+    table = [cells(r) for r in rows]
+    line = f"round {n}: " + " | ".join(" ".join(c) for c in table)
+    if len(line) <= width:
+        return line
+    widths: dict[int, int] = {}
+    for c in table:
+        for i, cell in enumerate(c):
+            widths[i] = max(widths.get(i, 0), len(cell))
+    lines = [f"round {n}:"]
+    for c in table:
+        text = "  " + "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(c)).rstrip()
+        lines.append(text if len(text) <= width else text[:width - 1].rstrip() + "…")
+    return "\n".join(lines)
 
 
 def cmd_play(args) -> int:

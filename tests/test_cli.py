@@ -289,14 +289,17 @@ def test_game_on_round_callback_gets_every_round():
     assert game.events == []  # logging off: nothing logged, the callback still called
 
 
-def test_long_summary_lines_are_shortened_per_player():
+def test_long_summaries_become_one_aligned_line_per_player():
     from civdsl.cli import summary_line
-    rows = [{"player": f"P{i}", "nation": "A very long nation name indeed", "cities": 10 * i,
-             "notes": ["x"] * 30} for i in range(1, 7)]
-    line = summary_line(4, rows)
-    assert line.startswith("round 4: P1 A very long") and len(line) <= 160 and "\n" not in line
-    assert all(f"P{i} " in line for i in range(1, 7))  # every player is still there
-    assert line.count("…") == 6
+    rows = [{"player": f"P{i}", "nation": "Egypt" if i % 2 else "Babylon", "cities": 3 * i, "ast": i}
+            for i in range(1, 8)]
+    text = summary_line(4, rows, width=80)
+    lines = text.split("\n")
+    assert lines[0] == "round 4:" and len(lines) == 8
+    assert lines[1] == "  P1  Egypt    cities 3   ast 1"
+    assert lines[7] == "  P7  Egypt    cities 21  ast 7"
+    wide = summary_line(2, [{"player": "P1", "notes": "x" * 300}], width=60)
+    assert wide.split("\n")[1].endswith("…") and len(wide.split("\n")[1]) == 60
     assert summary_line(1, [{"player": "P1", "cities": 2}]) == "round 1: P1 cities 2"
 
 
