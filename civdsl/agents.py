@@ -144,7 +144,10 @@ def area_description(game, area: str, attrs: dict) -> str:
 
 
 def option_label(game, option, label: str) -> str:
-    """An option's label, with the map summary when the option names a map area (one line, clipped)."""
+    """An option's label, with the map summary when the option names a map area (one line, clipped).
+    A declared thing that shares its name with an area (a nation named like a region) is not an area."""
+    if isinstance(option, str) and option in game.program.entities:
+        return label
     attrs = _find_area(game, option)
     if attrs is None:
         return label

@@ -142,6 +142,13 @@ def test_map_summary_without_pieces_or_without_a_map():
     assert option_label(plain, "walk", "walk") == "walk"
 
 
+def test_a_thing_named_like_an_area_is_not_described_as_the_area():
+    game, _ = atlas_game("")
+    game.start()
+    assert option_label(game, "Memphis", "Memphis") == "Memphis"
+    assert option_label(game, "Thebes", "Thebes").startswith("Thebes — limit 2")
+
+
 def test_long_area_labels_stay_on_one_short_line():
     game, _ = atlas_game("")
     game.start()
