@@ -82,7 +82,13 @@ class Program:
     bounds: dict[tuple[str, str], tuple[int | None, int | None]] = field(default_factory=dict)
     die_spans: dict[str, Span] = field(default_factory=dict)
     literal_inits: dict[tuple[str, str], Any] = field(default_factory=dict)  # counters starting at a literal
-    fields_ready: bool = False  # every thing's fields evaluated (they do not change between games)
+    # Dice faces, table rows, things' fields and counter bounds may use parameters, which may use the
+    # number of players: they are evaluated once per number of players (`constants_for`), from the
+    # compiled expressions kept here.
+    constants_for: int | None = None
+    die_sources: dict[str, Callable] = field(default_factory=dict)
+    table_sources: dict[str, list] = field(default_factory=dict)
+    lazy_fields: list = field(default_factory=list)
 
     @property
     def player_counter_names(self):
@@ -407,8 +413,10 @@ class Compiler:
                              f"write `{name}(...) {{ ... }}`")
                     continue
                 ent.fields[name] = LazyField(self._const(given[name].value), kf, given[name].span, ent, name)
+                prog.lazy_fields.append(ent.fields[name])
             elif kf.default is not None:
                 ent.fields[name] = LazyField(self._const(kf.default), kf, kf.span, ent, name)
+                prog.lazy_fields.append(ent.fields[name])
             elif is_block:
                 ent.fields[name] = None
             else:
@@ -422,9 +430,9 @@ class Compiler:
         """Dice faces and table rows are evaluated once params are known (in `Game.init`)."""
         prog = self.prog
         for d in self.rs.of(A.Die):
-            prog.dice[d.name].faces = self.expr(d.faces, Scope())  # type: ignore[assignment]
+            prog.die_sources[d.name] = self.expr(d.faces, Scope())
         for d in self.rs.of(A.Table):
-            prog.tables[d.name].rows = [(r.lo, r.hi, self.expr(r.value, Scope())) for r in d.rows]
+            prog.table_sources[d.name] = [(r.lo, r.hi, self.expr(r.value, Scope())) for r in d.rows]
 
     # -- turn structure ----------------------------------------------------------------------------
     def _phase(self, d: A.Phase):

@@ -405,27 +405,35 @@ class Game:
 
     def _init_constants(self) -> None:
         prog, st = self.program, self.state
+        fresh = prog.constants_for != len(st.players)
+        if fresh:  # back to the compiled expressions; a parameter may read a table row or a field early
+            prog.constants_for = None  # until every constant below is evaluated
+            for name, die in prog.dice.items():
+                die.faces = prog.die_sources[name]
+            for name, t in prog.tables.items():
+                t.rows = list(prog.table_sources[name])
+            for lf in prog.lazy_fields:
+                lf.owner.fields[lf.name] = lf
         for name, fn, span in prog.params:
             st.vars[name] = self.guarded(fn, span)
+        if not fresh:
+            return  # dice, tables, fields and bounds already evaluated for this many players
         for die in prog.dice.values():
-            if callable(die.faces):
-                faces = self.guarded(die.faces, None)
-                if not isinstance(faces, list) or not faces:
-                    raise RuleError("DIE001", f"die `{die.name}` needs a non-empty list of faces",
-                                    prog.die_spans.get(die.name))
-                die.faces = faces
+            faces = self.guarded(die.faces, None)
+            if not isinstance(faces, list) or not faces:
+                raise RuleError("DIE001", f"die `{die.name}` needs a non-empty list of faces",
+                                prog.die_spans.get(die.name))
+            die.faces = faces
         for t in prog.tables.values():
             t.rows = [(lo, hi, self.guarded(v, None) if callable(v) else v) for lo, hi, v in t.rows]
-        if not prog.fields_ready:
-            for ent in prog.entities.values():
-                for v in list(ent.fields.values()):
-                    if type(v) is LazyField:
-                        self._force_field(v)
-            prog.fields_ready = True
-        if not prog.bounds:  # counter bounds depend only on parameters: evaluate once per program
-            for (scope, name), (lo, hi, init, span) in prog.counters.items():
-                bounds = (self.guarded(lo, span) if lo else None, self.guarded(hi, span) if hi else None)
-                prog.bounds[(scope, name)] = bounds
+        for lf in prog.lazy_fields:
+            if lf.owner.fields.get(lf.name) is lf:
+                self._force_field(lf)
+        prog.bounds.clear()
+        for (scope, name), (lo, hi, init, span) in prog.counters.items():
+            bounds = (self.guarded(lo, span) if lo else None, self.guarded(hi, span) if hi else None)
+            prog.bounds[(scope, name)] = bounds
+        prog.constants_for = len(st.players)
 
     def _init_state(self) -> None:
         prog, st = self.program, self.state

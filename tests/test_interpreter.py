@@ -613,3 +613,25 @@ def test_placing_on_an_area_no_map_has_is_an_error(tmp_path):
         game.run()
     assert "no map has an area \"Thebez\"" in exc.value.diagnostics[0].message
     assert "did you mean \"Thebes\"" in exc.value.diagnostics[0].message
+
+
+def test_constants_follow_the_number_of_players_when_a_program_is_reused(tmp_path):
+    """Dice, tables, things' fields and counter bounds may use parameters that use `num_players`: a
+    program reused for games of other sizes evaluates them again (never the first game's values)."""
+    folder = tmp_path / "rules" / "g"
+    folder.mkdir(parents=True)
+    (folder / "game.civ").write_text(
+        'game "G" { players: 1..4 }\nparam seats = num_players * 10\n'
+        'table by_seats { 10: "one"  20: "two"  30: "three"  40: "four" }\ndie spread = 1..num_players\n'
+        'kind thing { size: int }\nthing "T" { size: seats + 1 }\nplayer counter gold in 0..seats = 999\n'
+        'global var seen = []\n'
+        'phase p { order: once  seen = ["T".size, by_seats[seats], spread.faces, player_at(1).gold] }\n'
+        'sequence { phases: p }\nvictory { max_rounds: 1 }\n')
+    from civdsl.api import compile_entry
+    prog = compile_entry(folder / "game.civ")
+    seen = []
+    for n in (2, 3, 2):
+        game = Game(prog, n, 0, [RandomAgent(0, i) for i in range(n)])
+        game.run()
+        seen.append(game.state.vars["seen"])
+    assert seen == [[21, "two", [1, 2], 20], [31, "three", [1, 2, 3], 30], [21, "two", [1, 2], 20]]
