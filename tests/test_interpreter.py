@@ -599,16 +599,23 @@ def test_piece_indexes_follow_every_change():
     assert pc.items() == [(("A", 0, "token"), 2)]
 
 
-def test_placing_on_an_area_no_map_has_is_an_error(tmp_path):
-    folder = tmp_path / "rules" / "m"
-    folder.mkdir(parents=True)
-    (folder / "board.json").write_text('{"areas": {"Thebes": {}, "Memphis": {}}}')
-    (folder / "game.civ").write_text(
-        'game "M" { players: 1 }\nmap board from "board.json"\n'
-        'phase p { order: once  place("Thebez", player_at(1), "token", 1) }\nsequence { phases: p }\n'
-        'victory { max_rounds: 1 }\n')
+def _program_of(tmp_path, rules: str, files: dict[str, str] | None = None):
+    """Compile a one-file ruleset `rules` (with data `files` beside it) written under tmp_path."""
     from civdsl.api import compile_entry
-    game = Game(compile_entry(folder / "game.civ"), 1, 0, [RandomAgent(0, 1)])
+    folder = tmp_path / "rules" / "g"
+    folder.mkdir(parents=True)
+    for name, text in (files or {}).items():
+        (folder / name).write_text(text, encoding="utf-8")
+    (folder / "game.civ").write_text(rules, encoding="utf-8")
+    return compile_entry(folder / "game.civ")
+
+
+def test_placing_on_an_area_no_map_has_is_an_error(tmp_path):
+    prog = _program_of(tmp_path, 'game "M" { players: 1 }\nmap board from "board.json"\n'
+                       'phase p { order: once  place("Thebez", player_at(1), "token", 1) }\n'
+                       'sequence { phases: p }\nvictory { max_rounds: 1 }\n',
+                       {"board.json": '{"areas": {"Thebes": {}, "Memphis": {}}}'})
+    game = Game(prog, 1, 0, [RandomAgent(0, 1)])
     with pytest.raises(CivError) as exc:
         game.run()
     assert "no map has an area \"Thebez\"" in exc.value.diagnostics[0].message
@@ -618,17 +625,13 @@ def test_placing_on_an_area_no_map_has_is_an_error(tmp_path):
 def test_constants_follow_the_number_of_players_when_a_program_is_reused(tmp_path):
     """Dice, tables, things' fields and counter bounds may use parameters that use `num_players`: a
     program reused for games of other sizes evaluates them again (never the first game's values)."""
-    folder = tmp_path / "rules" / "g"
-    folder.mkdir(parents=True)
-    (folder / "game.civ").write_text(
+    prog = _program_of(tmp_path,
         'game "G" { players: 1..4 }\nparam seats = num_players * 10\n'
         'table by_seats { 10: "one"  20: "two"  30: "three"  40: "four" }\ndie spread = 1..num_players\n'
         'kind thing { size: int }\nthing "T" { size: seats + 1 }\nplayer counter gold in 0..seats = 999\n'
         'global var seen = []\n'
         'phase p { order: once  seen = ["T".size, by_seats[seats], spread.faces, player_at(1).gold] }\n'
         'sequence { phases: p }\nvictory { max_rounds: 1 }\n')
-    from civdsl.api import compile_entry
-    prog = compile_entry(folder / "game.civ")
     seen = []
     for n in (2, 3, 2):
         game = Game(prog, n, 0, [RandomAgent(0, i) for i in range(n)])
