@@ -197,6 +197,40 @@ def canonical_agent(name: str) -> str:
     return AGENT_ALIASES.get(name, name)
 
 
+class PresetAgent:
+    """An agent with fixed answers for some decision tags (a config's `choices`): each answer is used
+    for the seat's first decision with that tag; everything else goes to the wrapped agent."""
+
+    def __init__(self, inner, answers: dict, span_of=None):
+        self.inner = inner
+        self.name = inner.name
+        self.answers = dict(answers)
+        self.span_of = span_of or (lambda tag: None)
+
+    def choose(self, decision) -> int:
+        if decision.tag not in self.answers:
+            return self.inner.choose(decision)
+        want = self.answers.pop(decision.tag)
+        labels = [fmt(o) for o in decision.options]
+        for i, (option, label) in enumerate(zip(decision.options, labels)):
+            if option == want or label == str(want):
+                return i
+        guess = suggest(str(want), labels)
+        raise error("CFG017", f"{decision.player.name}'s `{decision.tag}` is set to {want!r}, which is not one of "
+                    f"the options", self.span_of(decision.tag),
+                    (f"did you mean `{guess}`? " if guess else "") + f"options: {', '.join(labels[:20])}")
+
+
+def with_presets(agents: list, choices: dict[str, list], span_of=None) -> list:
+    """Wrap the seats that have fixed answers in `choices` (tag → one answer per seat, None = free)."""
+    out = []
+    for seat, agent in enumerate(agents):
+        answers = {tag: vals[seat] for tag, vals in choices.items() if seat < len(vals) and vals[seat] is not None}
+        out.append(PresetAgent(agent, answers, lambda tag, s=seat: span_of(tag, s) if span_of else None)
+                   if answers else agent)
+    return out
+
+
 def make_agents(names: list[str], num_players: int, seed: int) -> list:
     """One agent per seat; a single name applies to every seat. `greedy` is `heuristic`."""
     if not names:

@@ -8,13 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import ast as A
-from .agents import make_agents
+from .agents import make_agents, with_presets
 from .compiler import Program, compile_ruleset
 from .config import GameConfig
-from .diagnostics import CivError, error
+from .diagnostics import CivError, Diagnostic, error
 from .editions import find_edition
 from .interpreter import Game, GameResult
 from .loader import Ruleset, load_ruleset
+from .names import suggest
 
 
 def load_program(edition: str, options: list[str] | None = None, house_rules: list[str] | None = None) -> Program:
@@ -61,10 +62,47 @@ def new_game(cfg: GameConfig, program: Program | None = None, *, agents=None, lo
     players = cfg.players or (allowed[0] if allowed else 1)
     if allowed and players not in allowed:
         raise error("CFG015", f"edition `{prog.ruleset.edition()}` is played by {allowed[0]}–{allowed[-1]} "
-                    f"players, not {players}", None, "change `players`")
-    agents = agents if agents is not None else make_agents(cfg.agents, players, cfg.seed)
+                    f"players, not {players}", cfg.span("players"), "change `players`")
+    if agents is None:
+        try:
+            agents = make_agents(cfg.agents, players, cfg.seed)
+        except CivError as exc:
+            exc.diagnostics[0].span = exc.diagnostics[0].span or cfg.span("agents")
+            raise
+        agents = with_presets(agents, cfg.choices, lambda tag, seat: cfg.span("choices", tag, seat))
     return Game(prog, players, cfg.seed, agents, logging=logging, echo=echo, max_rounds=cfg.max_rounds,
                 check_invariants=check_invariants)
+
+
+def check_config(cfg: GameConfig) -> list[Diagnostic]:
+    """Everything wrong with a config, each at its place in the file: the edition exists, its options
+    exist, the house rules load and check, the player count is allowed, the agents and the fixed
+    `choices` fit (the set-up is played to try them)."""
+    try:
+        if not cfg.edition:
+            raise error("CFG014", "no edition given", cfg.span(), "set `edition:` in the config")
+        try:
+            entry = find_edition(cfg.edition)
+        except CivError as exc:
+            exc.diagnostics[0].span = cfg.span("edition")
+            raise
+        known = load_ruleset(entry).options
+    except CivError as exc:
+        return exc.diagnostics
+    diags: list[Diagnostic] = []
+    for i, name in enumerate(cfg.options):
+        if name not in known:
+            guess = suggest(name, sorted(known))
+            diags.append(Diagnostic("CFG010", f"edition `{cfg.edition}` has no option `{name}`", cfg.span("options", i),
+                                    hint=(f"did you mean `{guess}`? " if guess else "") +
+                                    f"options: {', '.join(sorted(known)) or 'none'}"))
+    try:
+        program = load_program(cfg.edition, [o for o in cfg.options if o in known], cfg.house_rules)
+        game = new_game(cfg, program, logging=False)
+        game.start()
+    except CivError as exc:
+        diags.extend(exc.diagnostics)
+    return diags
 
 
 def play(cfg: GameConfig, **kw) -> tuple[Game, GameResult]:

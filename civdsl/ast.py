@@ -408,10 +408,12 @@ class KindField:
 
 @dataclass(slots=True)
 class Kind(Decl):
-    """`kind advance { cost: int  effect: block }`: the schema of a family of things."""
+    """`kind advance "Advances" { cost: int  effect: block }`: the schema of a family of things; the
+    optional title is the heading its things are grouped under (`civdsl diff`)."""
     name: str
     fields: list[KindField]
     span: Span
+    title: str | None = None
 
 
 @dataclass(slots=True)
@@ -528,6 +530,9 @@ class Option(Decl):
     items: list[Decl]
     span: Span
 
+    def key(self):
+        return ("option", self.name)
+
 
 @dataclass(slots=True)
 class Replace(Decl):
@@ -541,10 +546,11 @@ class Replace(Decl):
 
 @dataclass(slots=True)
 class Modify(Decl):
-    """`modify kind "name" { field: value }`: an overlay changes fields of a named rule."""
+    """`modify kind "name" { field: value }`: an overlay changes fields of a named rule; for a table,
+    `modify table name { key: value }` changes or adds rows (`fields` then holds `TableRow`s)."""
     kind: str
     name: str
-    fields: list[Field]
+    fields: list  # Field, or TableRow for a table
     span: Span
 
     def key(self):

@@ -109,7 +109,8 @@ def suppressed(d: Diagnostic) -> bool:
 
 
 def entries(paths: list[str]) -> list[Path]:
-    """Edition entry files (a `game` block) under the paths, for the simulation tier."""
+    """Entry files under the paths, for the simulation tier: editions (a `game` block) and overlays
+    (`extends`: a house rule is simulated on the edition it extends)."""
     files, _ = civ_files(paths)
     out = []
     for f in files:
@@ -117,6 +118,6 @@ def entries(paths: list[str]) -> list[Path]:
             rf = parse_file(str(f.resolve()))
         except CivError:
             continue
-        if any(isinstance(i, A.GameDecl) for i in rf.items):
+        if any(isinstance(i, (A.GameDecl, A.Extends)) for i in rf.items):
             out.append(f)
     return out

@@ -11,6 +11,7 @@ import sys
 import traceback
 
 from . import __version__
+from . import ast as A
 from .diagnostics import CivError, Diagnostic, render_text
 from .report import FORMATS, render
 
@@ -65,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
     t.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     t.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    t.add_argument("--edition", metavar="NAME",
+                   help="run the scenarios under this edition instead of the one each names (to see which "
+                        "outcomes differ between editions)")
 
     f = sub.add_parser("fmt", help="format rule files canonically",
                        description="Rewrite .civ files in the canonical layout (indentation, blank lines, "
@@ -139,9 +143,8 @@ def cmd_check(args) -> int:
     configs = [p for p in args.paths if p.endswith((".yaml", ".yml"))]
     for path in configs:
         try:
-            cfg = load_config(path)
-            from .api import new_game
-            new_game(cfg, logging=False)
+            from .api import check_config
+            diags.extend(check_config(load_config(path)))
         except CivError as exc:
             diags.extend(exc.diagnostics)
     simulated = []
@@ -151,7 +154,8 @@ def cmd_check(args) -> int:
         for entry in entries(civ):
             found, ok, edition = simulate(entry, args.simulate, args.seed, Path(args.log_dir), args.jobs)
             diags.extend(found)
-            simulated.append(f"{edition}: {ok}/{args.simulate} simulated games ended cleanly (seed {args.seed})")
+            name = edition if entry.name == "game.civ" else f"{entry} (on {edition})"
+            simulated.append(f"{name}: {ok}/{args.simulate} simulated games ended cleanly (seed {args.seed})")
     if args.strict:
         for d in diags:
             d.severity = "error"
@@ -241,7 +245,7 @@ def cmd_play(args) -> int:
 
 def cmd_test(args) -> int:
     from .scenario import run_paths
-    outcomes, diags = run_paths(args.paths)
+    outcomes, diags = run_paths(args.paths, args.edition)
     failed = [o for o in outcomes if not o.passed]
     if args.format in ("github", "sarif"):
         print(render(diags + [_failure_diagnostic(o) for o in failed], args.format))
@@ -337,8 +341,10 @@ def cmd_schema(args) -> int:
 
 
 def cmd_list(args) -> int:
-    from .editions import list_editions
+    from .editions import list_editions, list_variants
     from .loader import load_ruleset
+    from .parser import parse_file
+    print("editions:")
     for name, entry in sorted(list_editions().items()):
         try:
             rs = load_ruleset(entry)
@@ -346,7 +352,16 @@ def cmd_list(args) -> int:
             opts = f" (options: {', '.join(sorted(rs.options))})" if rs.options else ""
         except CivError:
             title, opts = "(does not load: run `civdsl check`)", ""
-        print(f"{name:28} {title}{opts}")
+        print(f"  {name:28} {title}{opts}")
+    variants = list_variants()
+    if variants:
+        print("house-rule variants (config `house_rules: [NAME]`, or `--house-rule NAME`):")
+    for name, path in sorted(variants.items()):
+        try:
+            base = next((i.path for i in parse_file(str(path)).items if isinstance(i, A.Extends)), "?")
+        except CivError:
+            base = "(does not load: run `civdsl check`)"
+        print(f"  {name:28} for {base}")
     return EXIT_OK
 
 

@@ -191,10 +191,11 @@ def _py_error(exc: Exception) -> str:
 class Compiler:
     """Turns declarations into closures and diagnostics."""
 
-    def __init__(self, rs: Ruleset):
+    def __init__(self, rs: Ruleset, prog: Program | None = None):
+        """`prog`: compile more expressions into an already compiled program (a scenario's `call`)."""
         self.rs = rs
         self.diags: list[Diagnostic] = []
-        self.prog = Program(rs)
+        self.prog = prog or Program(rs)
         self.globals: dict[str, str] = {}
         self.player_fields: dict[str, str] = {}
         self.used: set[str] = set()          # global names and player fields the rules read or write
@@ -246,7 +247,7 @@ class Compiler:
             self._track(d)
         for d in rs.of(A.MapDecl):
             try:
-                prog.maps[d.name] = load_map(resolve_inside(d.span.file, d.path, rs.root, d.span, "map"), d.span)
+                prog.maps[d.name] = load_map(resolve_inside(d.span.file, d.path, rs.root_of(d.span.file), d.span, "map"), d.span)
             except CivError as exc:
                 self.diags.extend(exc.diagnostics)
         for d in rs.of(A.Kind):

@@ -19,7 +19,8 @@ from typing import Any
 
 from jsonschema import Draft7Validator
 
-from .diagnostics import CivError, Diagnostic
+from .diagnostics import CivError, Diagnostic, Span
+from .editions import house_rule_path
 from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems
 
 
@@ -51,7 +52,15 @@ class GameConfig:
     house_rules: list[str] = field(default_factory=list)  # absolute paths
     max_rounds: int | None = None
     log: str | None = None
+    choices: dict[str, list] = field(default_factory=dict)  # decision tag → one fixed answer per seat
     source: str | None = None  # the config file's path, as given
+    yaml_root: Any = field(default=None, repr=False, compare=False)  # for spans of later findings
+
+    def span(self, *where) -> Span | None:
+        """Where a key (`"options", 1`) is in the config file; None for command-line values."""
+        if self.source is None or self.yaml_root is None:
+            return None
+        return node_span(self.source, locate(self.yaml_root, list(where)))
 
 
 def load_config(path: str) -> GameConfig:
@@ -67,26 +76,34 @@ def load_config(path: str) -> GameConfig:
         raise CivError(sorted(problems, key=Diagnostic.sort_key))
 
     base = Path(path).absolute().parent
-    house_rules = [os.path.normpath(base / p) for p in data.get("house_rules", [])]
-    missing = [Diagnostic("CFG004", f"house_rules[{i}]: no such file {raw!r} (looked for {full})",
+    raw_rules = data.get("house_rules", [])
+    house_rules = [house_rule_path(raw, base) for raw in raw_rules]
+    missing = [Diagnostic("CFG004", f"house_rules[{i}]: no file {raw!r} (looked for "
+                          f"{os.path.normpath(base / raw)}) and no shipped variant of that name",
                           node_span(path, locate(root, ["house_rules", i])),
-                          hint="house-rule paths are relative to the folder of the config file")
-               for i, (raw, full) in enumerate(zip(data.get("house_rules", []), house_rules))
-               if not os.path.isfile(full)]
+                          hint="house-rule paths are relative to the folder of the config file; "
+                               "`civdsl list` shows the shipped variants")
+               for i, (raw, full) in enumerate(zip(raw_rules, house_rules)) if full is None]
     if missing:
         raise CivError(missing)
 
     agents = data.get("agents", [])
+    choices = data.get("choices", {})
+    players = _int_or_none(data.get("players"))
+    if players is None and choices:
+        players = max(len(v) for v in choices.values())
     return GameConfig(
         edition=data.get("edition"),
-        players=_int_or_none(data.get("players")),
+        players=players,
         seed=int(data.get("seed", 0)),
         agents=[agents] if isinstance(agents, str) else list(agents),
         options=list(data.get("options", [])),
         house_rules=house_rules,
         max_rounds=_int_or_none(data.get("max_rounds")),
         log=data.get("log"),
+        choices=choices,
         source=path,
+        yaml_root=root,
     )
 
 
@@ -109,7 +126,8 @@ def merge_cli(config: GameConfig, **overrides: Any) -> GameConfig:
     if problems:
         raise CivError(problems)
     if "house_rules" in given:  # command-line paths are relative to the working directory
-        given["house_rules"] = [os.path.abspath(p) for p in given["house_rules"]]
+        resolved = [house_rule_path(p, Path.cwd()) or os.path.abspath(p) for p in given["house_rules"]]
+        given["house_rules"] = resolved
     return replace(config, **given)
 
 

@@ -14,6 +14,7 @@ from .diagnostics import error
 from .names import suggest
 
 ENTRY_FILE = "game.civ"
+VARIANTS_DIR = "variants"  # shipped house rules: `variants/NAME.civ` under a rulesets root
 
 
 def rulesets_roots() -> list[Path]:
@@ -35,6 +36,28 @@ def list_editions() -> dict[str, Path]:
         for entry in sorted(root.glob(f"*/{ENTRY_FILE}")):
             found.setdefault(entry.parent.name, entry)
     return found
+
+
+def list_variants() -> dict[str, Path]:
+    """Shipped house-rule name → file; the first root that has a name wins."""
+    found: dict[str, Path] = {}
+    for root in rulesets_roots():
+        for f in sorted((root / VARIANTS_DIR).glob("*.civ")):
+            found.setdefault(f.stem, f)
+    return found
+
+
+def house_rule_path(entry: str, base: Path) -> str | None:
+    """A config's `house_rules` entry as a file: a path relative to `base`, else a shipped variant's
+    name (`gentle-calamities`); None when neither exists."""
+    full = os.path.normpath(base / entry)
+    if os.path.isfile(full):
+        return full
+    if "/" not in entry and "\\" not in entry:
+        variant = list_variants().get(entry.removesuffix(".civ"))
+        if variant is not None:
+            return str(variant)
+    return None
 
 
 def find_edition(name: str) -> Path:

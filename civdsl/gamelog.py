@@ -29,7 +29,7 @@ def header(game: Game, cfg: GameConfig) -> dict:
         "players": len(game.state.players), "seed": cfg.seed,
         "agents": [p.agent for p in game.state.players], "options": list(cfg.options),
         "house_rules": list(cfg.house_rules), "max_rounds": cfg.max_rounds,
-    }
+    } | ({"choices": cfg.choices} if cfg.choices else {})
 
 
 def dumps(event: dict) -> str:

@@ -31,6 +31,16 @@ class Ruleset:
     files: list[str] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    extra_roots: list[Path] = field(default_factory=list)  # roots of editions named by `extends "name"`
+    selected: list[str] = field(default_factory=list)  # the options switched on, in order
+
+    def root_of(self, path: str) -> Path:
+        """The rulesets root holding `path`: a file may name files only inside its own root."""
+        resolved = Path(path).resolve()
+        for r in [self.root, *self.extra_roots]:
+            if resolved.is_relative_to(r):
+                return r
+        return self.root
 
     @property
     def game(self) -> A.GameDecl | None:
@@ -52,8 +62,11 @@ class Ruleset:
         return [d for d in self.decls.values() if isinstance(d, cls)]
 
     def digest(self) -> str:
-        """Hash of every source that shaped these rules, in load order: a log's guard on replay."""
+        """Hash of the effective rules — every source that shaped them, in load order, and the options
+        switched on — written in a game log's header, so that a replay refuses other rules."""
         h = hashlib.sha256()
+        for name in self.selected:
+            h.update(f"option {name}\0".encode())
         for f in self.files:
             h.update(self.display(f).encode())
             h.update(b"\0")
@@ -64,7 +77,7 @@ class Ruleset:
     def display(self, path: str) -> str:
         """A stable, machine-independent name for a source file (relative to the rulesets root)."""
         try:
-            return Path(path).resolve().relative_to(self.root).as_posix()
+            return Path(path).resolve().relative_to(self.root_of(path)).as_posix()
         except ValueError:
             return Path(path).name
 
@@ -148,10 +161,11 @@ class Loader:
             root = self.root_of(key)
             for ext in extends:
                 self.load_into(rs, self.base_of(rf.path, ext, root), ext.span, False)
+            rs.extra_roots = [r for r in self.roots if r != rs.root]
             for item in rf.items:
                 if isinstance(item, A.Import):
                     self.load_into(rs, resolve_inside(rf.path, item.path, root, item.span, "import"),
-                                   item.span, False)
+                                   item.span, overlay or bool(extends))
             rs.files.append(str(key))
             rs.sources[str(key)] = Path(key).read_text(encoding="utf-8")
             is_overlay = overlay or bool(extends)
@@ -164,12 +178,17 @@ class Loader:
 
 def apply_decl(rs: Ruleset, item: A.Decl, overlay: bool) -> None:
     """Merge one declaration; redefinitions must say `replace`, and overrides must hit something."""
+    if isinstance(item, A.Replace) and isinstance(item.item, A.Option) or \
+            isinstance(item, A.Remove) and item.kind == "option":
+        _override_option(rs, item)
+        return
     if isinstance(item, A.Option):
         if item.name in rs.options:
             prev = rs.options[item.name]
             rs.diagnostics.append(Diagnostic("DUP001", f"option `{item.name}` is defined twice", item.span, "error",
                                              "rename one of them", [(prev.span, "first defined here")]))
         rs.options[item.name] = item
+        rs.history.setdefault(item.key(), []).append((item.span, "defined"))
         return
     key = item.key()
     hist = rs.history.setdefault(key, [])
@@ -204,8 +223,22 @@ def apply_decl(rs: Ruleset, item: A.Decl, overlay: bool) -> None:
         hist.append((item.span, "defined"))
 
 
+def _override_option(rs: Ruleset, item: A.Replace | A.Remove) -> None:
+    """`replace option name {..}` swaps an option of the base edition; `remove option name` drops it."""
+    key = item.key()
+    hist = rs.history.setdefault(key, [])
+    if key[1] not in rs.options:
+        rs.diagnostics.append(_missing(rs, item, key, "replace" if isinstance(item, A.Replace) else "remove"))
+    elif isinstance(item, A.Replace):
+        rs.options[key[1]] = item.item
+        hist.append((item.span, "replaced"))
+    else:
+        del rs.options[key[1]]
+        hist.append((item.span, "removed"))
+
+
 def _missing(rs: Ruleset, item: A.Decl, key, verb: str) -> Diagnostic:
-    names = sorted(n for (k, n) in rs.decls if k == key[0])
+    names = sorted(rs.options) if key[0] == "option" else sorted(n for (k, n) in rs.decls if k == key[0])
     from .names import suggest
     guess = suggest(key[1], names)
     hint = f"did you mean `{guess}`?" if guess else f"there is no {key[0]} `{key[1]}` to {verb}"
@@ -239,12 +272,51 @@ def modify(decl: A.Decl, mod: A.Modify) -> A.Decl:
         for f in mod.fields:
             fields[f.name] = f
         return replace(decl, fields=list(fields.values()))
+    if isinstance(decl, A.Table):
+        return replace(decl, rows=_modify_rows(decl, mod))
     if isinstance(decl, (A.GameDecl, A.Victory, A.Track)):
         fields = {f.name: f for f in decl.fields}
         for f in mod.fields:
             fields[f.name] = f
         return replace(decl, fields=list(fields.values()))
     raise error("OVL003", f"`modify` does not apply to a {mod.kind}; use `replace`", mod.span)
+
+
+def _in_chain(rs: Ruleset, edition: str) -> bool:
+    """Whether the game's rules include that edition: it is the game's edition or one it extends."""
+    from .editions import find_edition
+    if edition == rs.edition():
+        return True
+    try:
+        return str(find_edition(edition).resolve()) in rs.files
+    except CivError:
+        return False
+
+
+def _modify_rows(table: A.Table, mod: A.Modify) -> list[A.TableRow]:
+    """Rows with the same key are replaced, new keys are added; a key may not cut into a range."""
+    rows = list(table.rows)
+    for new in mod.fields:
+        if not isinstance(new, A.TableRow):
+            raise error("OVL003", f"`modify table {table.name}` takes rows (`7: 48`), not the field `{new.name}`",
+                        new.span)
+        same = [i for i, r in enumerate(rows) if (r.lo, r.hi) == (new.lo, new.hi)]
+        if same:
+            rows[same[0]] = new
+            continue
+        clash = next((r for r in rows if isinstance(r.lo, int) and isinstance(new.lo, int)
+                      and r.lo <= new.hi and new.lo <= r.hi), None)
+        if clash is not None:
+            raise CivError([Diagnostic("OVL005", f"row {_row_key(new)} overlaps row {_row_key(clash)} of table "
+                                       f"`{table.name}`", new.span, "error",
+                                       "change the whole row (same key), or `replace` the table",
+                                       [(clash.span, "that row is here")])])
+        rows.append(new)
+    return rows
+
+
+def _row_key(row: A.TableRow) -> str:
+    return str(row.lo) if row.lo == row.hi else f"{row.lo}..{row.hi}"
 
 
 def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rules: list[str] | None = None,
@@ -256,6 +328,7 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
     loader = Loader(root)
     loader.load_into(rs, entry, None, False)
     owners: dict[tuple[str, str], tuple[str, Span]] = {}
+    rs.selected = list(options or [])
     for name in options or []:
         opt = rs.options.get(name)
         if opt is None:
@@ -284,7 +357,7 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
                 hr_loader.load_into(rs, resolve_inside(rf.path, item.path, hr_path.parent, item.span, "import"),
                                     item.span, True)
             elif isinstance(item, A.Extends):
-                if not item.path.endswith(".civ") and item.path != rs.edition() and item.path != entry.parent.name:
+                if not item.path.endswith(".civ") and not _in_chain(rs, item.path):
                     raise error("CFG016", f"house rule `{hr_path.name}` extends `{item.path}`, but the game's "
                                 f"edition is `{rs.edition()}`", item.span,
                                 "play it with its own edition, or change its `extends`")

@@ -157,7 +157,8 @@ class _ToAst(Transformer):
         return A.KindField(str(c[0]), c[1], c[2], self.s(meta))
 
     def kind_decl(self, meta, c):
-        return A.Kind(str(c[0]), c[1:], self.s(meta))
+        title = _unquote(c[1]) if c[1] is not None else None
+        return A.Kind(str(c[0]), c[2:], self.s(meta), title)
 
     def params(self, meta, c):
         return [str(x) for x in c if x is not None]
@@ -260,6 +261,10 @@ class _ToAst(Transformer):
         kind, name, *fields = c
         name = _unquote(name) if name.type == "STRING" else str(name)
         return A.Modify(str(kind), name, fields, self.s(meta))
+
+    def modify_table_decl(self, meta, c):
+        name, *rows = c
+        return A.Modify("table", str(name), rows, self.s(meta))
 
     def remove_decl(self, meta, c):
         kind, name = c

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import difflib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 
 from . import ast as A
 from .diagnostics import Span, display_path, error
-from .editions import find_edition
+from .editions import find_edition, list_variants
 from .formatter import shape
 from .loader import Ruleset, load_ruleset
 from .names import suggest
@@ -34,6 +34,8 @@ def load_target(target: str) -> Ruleset:
             raise error("CFG014", f"config `{target}` names no edition")
         return load_ruleset(find_edition(cfg.edition), options=cfg.options, house_rules=cfg.house_rules)
     path = Path(target)
+    if path.suffix != ".civ" and not path.exists() and target in list_variants():
+        path = list_variants()[target]  # a shipped house rule, by name
     if path.suffix == ".civ" and path.is_file():
         return load_ruleset(path.resolve(), root=path.resolve().parent.parent)
     return load_ruleset(find_edition(target))
@@ -69,6 +71,8 @@ def find_rules(rs: Ruleset, query: str) -> list[tuple[str, str]]:
         kind, name = "", query
     name = name.strip().strip('"')
     keys = [k for k in rs.decls if k[1] == name and (not kind or k[0] == kind)]
+    if name in rs.options and kind in ("", "option"):
+        keys.append(("option", name))
     if not keys and not kind:
         keys = [k for k in rs.decls if k[0] == name and not k[1]]
     return keys
@@ -82,7 +86,7 @@ def explain(rs: Ruleset, query: str) -> str:
                     f"did you mean `{guess}`?" if guess else "name a phase, procedure, param, or thing")
     out = []
     for key in keys:
-        decl = rs.decls[key]
+        decl = rs.decls[key] if key in rs.decls else rs.options[key[1]]
         out.append(f"{_label(key)} in {rs.edition()}, as it runs:")
         out.append("")
         body = source_of(decl.span)
@@ -94,6 +98,10 @@ def explain(rs: Ruleset, query: str) -> str:
                               for b in decl.blocks] + ["}"])
         elif isinstance(decl, A.Param):
             body = f"param {decl.name} = {source_of(decl.value.span)}"
+        elif isinstance(decl, A.Table) and any(what == "modified" for _, what in rs.history.get(key, [])):
+            body = "\n".join([f"table {decl.name}" + (f" die {decl.die}" if decl.die else "") + " {"] +
+                             [f"  {_row_key(r)}: {source_of(r.value.span)}   # {display_path(r.span.file)}:{r.span.line}"
+                              for r in decl.rows] + ["}"])
         out.extend("    " + line for line in body.splitlines())
         out.append("")
         out.append("shaped by:")
@@ -105,27 +113,33 @@ def explain(rs: Ruleset, query: str) -> str:
 
 @dataclass
 class Change:
-    """One rule-level difference."""
+    """One rule-level difference: what changed, under which heading, and why (the comment above the
+    overriding declaration, with its place) when the newer side says it."""
     key: tuple[str, str]
     status: str  # added | removed | changed
     details: list[str] = field(default_factory=list)
-
-    @property
-    def group(self) -> str:
-        kind = self.key[0]
-        if kind in GROUPS:
-            return GROUPS[kind]
-        plural = kind[:-1] + "ies" if kind.endswith("y") else kind + ("es" if kind.endswith("s") else "s")
-        return plural.replace("_", " ").capitalize()
+    group: str = ""
+    reason: str = ""
+    where: str = ""
 
 
 def _text(node) -> str:
-    return source_of(node.span).strip() if getattr(node, "span", None) else str(node)
+    """A value's source on one line (a record written over several lines reads as one)."""
+    return " ".join(source_of(node.span).split()) if getattr(node, "span", None) else str(node)
 
 
 def _entity_details(a: A.Entity, b: A.Entity) -> list[str]:
+    out = _field_details(a.fields, b.fields)
+    ba, bb = {x.name: x for x in a.blocks}, {x.name: x for x in b.blocks}
+    for name in list(ba) + [n for n in bb if n not in ba]:
+        if shape(ba.get(name)) != shape(bb.get(name)):
+            out.extend(_unified(ba.get(name), bb.get(name), name))
+    return out
+
+
+def _field_details(a: list[A.Field], b: list[A.Field]) -> list[str]:
     out = []
-    fa, fb = {f.name: f for f in a.fields}, {f.name: f for f in b.fields}
+    fa, fb = {f.name: f for f in a}, {f.name: f for f in b}
     for name in list(fa) + [n for n in fb if n not in fa]:
         if name not in fb:
             out.append(f"{name}: {_text(fa[name].value)} → (default)")
@@ -133,10 +147,25 @@ def _entity_details(a: A.Entity, b: A.Entity) -> list[str]:
             out.append(f"{name}: (default) → {_text(fb[name].value)}")
         elif shape(fa[name].value) != shape(fb[name].value):
             out.append(f"{name}: {_text(fa[name].value)} → {_text(fb[name].value)}")
-    ba, bb = {x.name: x for x in a.blocks}, {x.name: x for x in b.blocks}
-    for name in list(ba) + [n for n in bb if n not in ba]:
-        if shape(ba.get(name)) != shape(bb.get(name)):
-            out.extend(_unified(ba.get(name), bb.get(name), name))
+    return out
+
+
+def _row_key(row: A.TableRow) -> str:
+    return str(row.lo) if row.lo == row.hi else f"{row.lo}..{row.hi}"
+
+
+def _table_details(a: A.Table, b: A.Table) -> list[str]:
+    ra, rb = {_row_key(r): r for r in a.rows}, {_row_key(r): r for r in b.rows}
+    out = []
+    for key in list(ra) + [k for k in rb if k not in ra]:
+        if key not in rb:
+            out.append(f"row {key}: {_text(ra[key].value)} → (removed)")
+        elif key not in ra:
+            out.append(f"row {key}: (new) → {_text(rb[key].value)}")
+        elif shape(ra[key].value) != shape(rb[key].value):
+            out.append(f"row {key}: {_text(ra[key].value)} → {_text(rb[key].value)}")
+    if a.die != b.die:
+        out.append(f"die: {a.die or '(none)'} → {b.die or '(none)'}")
     return out
 
 
@@ -146,7 +175,48 @@ def _unified(a, b, label: str) -> list[str]:
     return [line.rstrip("\n") for line in difflib.unified_diff(old, new, f"a/{label}", f"b/{label}", lineterm="")]
 
 
+def _details(da, db, key) -> list[str]:
+    if isinstance(da, A.Param) and isinstance(db, A.Param):
+        return [f"{_text(da.value)} → {_text(db.value)}"]
+    if isinstance(da, A.Entity) and isinstance(db, A.Entity):
+        return _entity_details(da, db)
+    if isinstance(da, A.Table) and isinstance(db, A.Table):
+        return _table_details(da, db)
+    if isinstance(da, (A.GameDecl, A.Victory, A.Track)) and isinstance(db, type(da)):
+        title_a, title_b = getattr(da, "title", None), getattr(db, "title", None)
+        return ([f"title: {title_a} → {title_b}"] if title_a != title_b else []) + _field_details(da.fields, db.fields)
+    return _unified(da, db, key[1] or key[0])
+
+
+def doc_comment(span: Span) -> str:
+    """The `#` comment lines directly above a declaration, joined: the author's reason for it."""
+    try:
+        lines = Path(span.file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return ""
+    out: list[str] = []
+    i = span.line - 2
+    while i >= 0 and lines[i].lstrip().startswith("#"):
+        text = lines[i].lstrip()[1:].strip()
+        if text[:3] in ("---", "===", "***", "~~~"):  # a section heading above: not about this rule
+            break
+        out.insert(0, text)
+        i -= 1
+    reading = next((i for i, x in enumerate(out) if x.startswith("Reading:")), len(out))
+    return " ".join(x for x in out[:reading] if x)  # the readings behind the change are for the docs page
+
+
+def _reason(rs: Ruleset, key: tuple[str, str]) -> tuple[str, str]:
+    """Why and where the newer ruleset last shaped a rule (its last definition or override)."""
+    hist = rs.history.get(key)
+    if not hist:
+        return "", ""
+    span = hist[-1][0]
+    return doc_comment(span), f"{display_path(span.file)}:{span.line}"
+
+
 def diff(a: Ruleset, b: Ruleset) -> list[Change]:
+    """Rule-level differences from `a` to `b`, in `b`'s order, each with its heading and reason."""
     changes = []
     for key in list(a.decls) + [k for k in b.decls if k not in a.decls]:
         da, db = a.decls.get(key), b.decls.get(key)
@@ -155,18 +225,123 @@ def diff(a: Ruleset, b: Ruleset) -> list[Change]:
         elif db is None:
             changes.append(Change(key, "removed"))
         elif shape(da) != shape(db):
-            if isinstance(da, A.Param) and isinstance(db, A.Param):
-                details = [f"{_text(da.value)} → {_text(db.value)}"]
-            elif isinstance(da, A.Entity) and isinstance(db, A.Entity):
-                details = _entity_details(da, db)
-            else:
-                details = _unified(da, db, key[1] or key[0])
-            changes.append(Change(key, "changed", details))
-    for name in sorted(set(b.options) - set(a.options)):
-        changes.append(Change(("option", name), "added"))
-    for name in sorted(set(a.options) - set(b.options)):
-        changes.append(Change(("option", name), "removed"))
-    return changes
+            changes.append(Change(key, "changed", _details(da, db, key)))
+    for name in list(a.options) + [n for n in b.options if n not in a.options]:
+        oa, ob = a.options.get(name), b.options.get(name)
+        if oa is None or ob is None or shape(oa) != shape(ob):
+            status = "added" if oa is None else "removed" if ob is None else "changed"
+            changes.append(Change(("option", name), status, [f"{oa.title} → {ob.title}"]
+                                  if status == "changed" and oa.title != ob.title else []))
+    grouping = Grouping(b, a)
+    for c in changes:
+        c.group = grouping.group(c.key)
+        c.reason, c.where = _reason(b, c.key)
+    return sorted(changes, key=lambda c: grouping.rank(c.group))
+
+
+def _names_in(node, out: set[str]) -> set[str]:
+    """Every name and text a syntax tree mentions (a text may name a thing: `"Bronze" in cards`)."""
+    if isinstance(node, A.Name):
+        out.add(node.id)
+    elif isinstance(node, A.Literal) and isinstance(node.value, str):
+        out.add(node.value)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            _names_in(x, out)
+    elif is_dataclass(node) and not isinstance(node, Span):
+        for f in fields(node):
+            if f.name != "span":
+                _names_in(getattr(node, f.name), out)
+    elif isinstance(node, str):
+        out.add(node)
+    return out
+
+
+class Grouping:
+    """The heading a rule is listed under: its phase, its kind of thing (civilization cards,
+    calamities, the A.S.T. — a kind's title), or the set-up, the victory, the turn sequence.
+
+    A procedure, parameter or table goes under the one phase (or kind, set-up, victory) whose rules
+    reach it through calls and references; one reached from several is a shared rule."""
+
+    SHARED = "Shared rules"
+
+    def __init__(self, rs: Ruleset, other: Ruleset | None = None):
+        self.decls = dict(other.decls) if other else {}
+        self.decls.update(rs.decls)
+        self.kinds = {d.name: d for d in self.decls.values() if isinstance(d, A.Kind)}
+        seq = rs.decls.get(("sequence", "")) or (other.decls.get(("sequence", "")) if other else None)
+        self.phase_order = [name for name, _ in seq.phases] if isinstance(seq, A.Sequence) else []
+        by_name: dict[str, list[tuple[str, str]]] = {}
+        for key in self.decls:
+            if key[1]:
+                by_name.setdefault(key[1], []).append(key)
+        self.users: dict[tuple[str, str], set[tuple[str, str]]] = {}
+        for side in ([other.decls] if other else []) + [rs.decls]:  # a removed rule's users are the old ones
+            for key, d in side.items():
+                for name in _names_in(d, set()):
+                    for target in by_name.get(name, []):
+                        if target != key:
+                            self.users.setdefault(target, set()).add(key)
+        self.headings: list[str] = []
+        self.cache: dict[tuple[str, str], str] = {}
+
+    def root_heading(self, key: tuple[str, str]) -> str | None:
+        kind, name = key
+        d = self.decls.get(key)
+        if kind == "phase":
+            return f"Phase: {d.title or name}" if isinstance(d, A.Phase) else f"Phase: {name}"
+        if isinstance(d, A.Entity):
+            k = self.kinds.get(d.kind)
+            return k.title if k is not None and k.title else _plural(d.kind)
+        if isinstance(d, A.Kind):
+            return d.title or _plural(d.name)
+        return {"setup": "Set-up", "victory": "Victory", "sequence": "Turn sequence", "game": "Game",
+                "heuristic": "Agent heuristics", "invariant": "Invariants", "option": "Options",
+                "mapdecl": "Map", "map": "Map"}.get(kind)
+
+    def group(self, key: tuple[str, str]) -> str:
+        if key not in self.cache:
+            self.cache[key] = self._group(key)
+        return self.cache[key]
+
+    def _group(self, key: tuple[str, str]) -> str:
+        own = self.root_heading(key)
+        if own:
+            return own
+        seen, todo, found = {key}, [key], set()
+        while todo:
+            for user in self.users.get(todo.pop(), ()):
+                if user in seen:
+                    continue
+                seen.add(user)
+                heading = self.root_heading(user)
+                if heading:
+                    found.add(heading)
+                else:
+                    todo.append(user)
+        found.discard("Agent heuristics") if len(found) > 1 else None
+        if len(found) == 1:
+            return found.pop()
+        return self.SHARED if found else GROUPS.get(key[0], _plural(key[0]))
+
+    def rank(self, heading: str) -> tuple:
+        """Game, set-up, the phases in turn order, things by kind, shared rules, the rest."""
+        fixed = ["Game", "Set-up", "Turn sequence"]
+        if heading in fixed:
+            return (0, fixed.index(heading), "")
+        if heading.startswith("Phase: "):
+            names = [self.root_heading(("phase", n)) for n in self.phase_order]
+            return (1, names.index(heading) if heading in names else len(names), heading)
+        tail = [self.SHARED, "Victory", "Options", "Agent heuristics", "Invariants"]
+        if heading in tail:
+            return (3, tail.index(heading), "")
+        return (2, 0, heading)
+
+
+def _plural(kind: str) -> str:
+    word = kind[:-1] + "ies" if kind.endswith("y") else kind + ("es" if kind.endswith("s") else "s")
+    return word.replace("_", " ").capitalize()
 
 
 def render_diff(a: Ruleset, b: Ruleset, changes: list[Change], fmt: str = "text",
@@ -174,26 +349,35 @@ def render_diff(a: Ruleset, b: Ruleset, changes: list[Change], fmt: str = "text"
     name_a, name_b = labels or (a.edition(), b.edition())
     if fmt == "json":
         return json.dumps({"from": name_a, "to": name_b, "changes": [
-            {"group": c.group, "kind": c.key[0], "name": c.key[1], "status": c.status, "details": c.details}
-            for c in changes]}, indent=2, ensure_ascii=False)
+            {"group": c.group, "kind": c.key[0], "name": c.key[1], "status": c.status, "details": c.details,
+             "reason": c.reason, "where": c.where} for c in changes]}, indent=2, ensure_ascii=False)
     md = fmt == "markdown"
-    out = [f"# {name_a} → {name_b}" if md else f"{name_a} → {name_b}: {len(changes)} rule(s) differ"]
-    if md:
-        out.append(f"\n{len(changes)} rule(s) differ.")
+    count = f"{len(changes)} rule(s) differ"
+    out = [f"# {name_a} → {name_b}", "", count + "."] if md else [f"{name_a} → {name_b}: {count}"]
     groups: dict[str, list[Change]] = {}
     for c in changes:
         groups.setdefault(c.group, []).append(c)
     for group, items in groups.items():
         out.append("")
         out.append(f"## {group}" if md else f"{group}:")
+        if md:
+            out.append("")
         for c in items:
-            head = f"{c.status} {_label(c.key)}"
-            out.append(f"- {head}" if md else f"  {head}")
-            if c.details and any(d.startswith(("---", "+++", "@@")) for d in c.details):
-                out.append("```diff" if md else "")
-                out.extend(("" if md else "      ") + d for d in c.details)
-                if md:
-                    out.append("```")
+            inline = [d for d in c.details if not d.startswith(("---", "+++", "@@", " ", "+", "-"))]
+            block = [d for d in c.details if d not in inline]
+            head = f"{c.status} {_label(c.key)}" + (f": {inline[0]}" if len(inline) == 1 else "")
+            if md:
+                out.append(f"- **{c.status}** {_label(c.key)}" + (f": {inline[0]}" if len(inline) == 1 else "")
+                           + (f" — {c.reason}" if c.reason else "") + (f" (`{c.where}`)" if c.where else ""))
             else:
-                out.extend((f"    - {d}" if md else f"      {d}") for d in c.details)
-    return "\n".join(line for line in out).rstrip() + "\n"
+                out.append(f"  {head}")
+                if c.reason:
+                    out.append(f"      why: {c.reason}")
+                if c.where:
+                    out.append(f"      at:  {c.where}")
+            if len(inline) > 1:
+                out.extend((f"    - {d}" if md else f"      {d}") for d in inline)
+            if block:
+                out.extend(["", "    ```diff"] + [f"    {d}" for d in block] + ["    ```", ""] if md
+                           else [f"      {d}" for d in block])
+    return "\n".join(out).rstrip() + "\n"

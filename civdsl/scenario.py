@@ -204,13 +204,16 @@ def _agents(sc: Scenario, players: int, seed: int) -> list:
             for i in range(1, players + 1)]
 
 
-def build_game(sc: Scenario) -> Game:
-    """The game a scenario describes, set up and with its state applied (not yet run)."""
+def build_game(sc: Scenario, edition: str | None = None) -> Game:
+    """The game a scenario describes, set up and with its state applied (not yet run).
+
+    `edition` plays the scenario under another edition than the one it names (`civdsl test --edition`):
+    how an edition's worked examples come out under other rules."""
     d = sc.data
     try:
         base = Path(sc.path).parent
         house = [str((base / h).resolve()) for h in d.get("house_rules", [])]
-        program = load_program(_edition_ref(sc), d.get("options", []), house)
+        program = load_program(edition or _edition_ref(sc), d.get("options", []), house)
     except CivError as exc:
         for diag in exc.diagnostics:
             if diag.span is None:
@@ -253,8 +256,7 @@ def _run(game: Game, sc: Scenario) -> Any:
     if "call" in run:
         expr = parse_expr(run["call"], sc.span("run", "call"))
         from .compiler import Compiler, Scope
-        comp = Compiler(game.program.ruleset)
-        comp.prog = game.program
+        comp = Compiler(game.program.ruleset, game.program)
         comp._declare_globals()
         names = [f"P{i}" for i in range(1, len(game.state.players) + 1)]
         fn = comp.expr(expr, Scope(names))
@@ -363,11 +365,11 @@ def _matches(event: dict, want: dict) -> bool:
     return all(to_jsonable(event.get(k)) == v for k, v in want.items())
 
 
-def run_scenario(sc: Scenario) -> Outcome:
-    """Build, run and judge one scenario. User mistakes in the file raise `CivError`."""
+def run_scenario(sc: Scenario, edition: str | None = None) -> Outcome:
+    """Build, run and judge one scenario (under `edition` if given). User mistakes in the file raise `CivError`."""
     out = Outcome(sc)
     expect = sc.data["expect"]
-    game = build_game(sc)
+    game = build_game(sc, edition)
     value = None
     try:
         value = _run(game, sc)
@@ -420,13 +422,13 @@ def run_scenario(sc: Scenario) -> Outcome:
     return out
 
 
-def run_paths(paths: list[str]) -> tuple[list[Outcome], list[Diagnostic]]:
+def run_paths(paths: list[str], edition: str | None = None) -> tuple[list[Outcome], list[Diagnostic]]:
     """Run every scenario under the paths; broken scenario files are diagnostics."""
     outcomes: list[Outcome] = []
     diags: list[Diagnostic] = []
     for f in find_scenarios(paths):
         try:
-            outcomes.append(run_scenario(load_scenario(str(f))))
+            outcomes.append(run_scenario(load_scenario(str(f)), edition))
         except CivError as exc:
             diags.extend(exc.diagnostics)
     return outcomes, diags

@@ -38,6 +38,7 @@ def simulate(entry: Path, n: int, root_seed: int, log_dir: Path | None = None,
         with ProcessPoolExecutor(max_workers=workers) as pool:
             outcomes = list(pool.map(_play_one, jobs_list, chunksize=4))
     edition = program.ruleset.edition()
+    target = edition if entry.name == "game.civ" else str(entry)  # an overlay plays as its own entry
     diags: list[Diagnostic] = []
     for (entry_s, players, seed), failure in zip(jobs_list, outcomes):
         if failure is None:
@@ -46,7 +47,7 @@ def simulate(entry: Path, n: int, root_seed: int, log_dir: Path | None = None,
         where = _write_failure_log(program, players, seed, log_dir) if log_dir is not None else ""
         diags.append(Diagnostic("SIM001", f"{edition}: game with {players} player(s), seed {seed}, failed in "
                                 f"round {rnd}, phase `{phase}`: [{d.code}] {d.message}", d.span, "error",
-                                f"reproduce with `civdsl play --edition {edition} --players {players} "
+                                f"reproduce with `civdsl play --edition {target} --players {players} "
                                 f"--seed {seed}`" + (f"; replay log: {where}" if where else "")))
     return diags, n - len(diags), edition
 

@@ -345,7 +345,7 @@ def test_schema_prints_json(capsys):
 def test_list(capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0
-    assert re.search(r"^tiny\s+Tiny race", out, re.M)
+    assert re.search(r"^\s+tiny\s+Tiny race", out, re.M)
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)

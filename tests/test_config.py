@@ -183,7 +183,8 @@ def test_schema_is_valid_draft07_and_describes_every_key():
     assert CONFIG_SCHEMA["additionalProperties"] is False
     assert "edition" not in CONFIG_SCHEMA.get("required", [])
     assert set(CONFIG_SCHEMA["properties"]) == {
-        "$schema", "edition", "players", "seed", "agents", "options", "house_rules", "max_rounds", "log"}
+        "$schema", "edition", "players", "seed", "agents", "choices", "options", "house_rules", "max_rounds",
+        "log"}
     for name, prop in CONFIG_SCHEMA["properties"].items():
         assert prop.get("description"), name
 

@@ -295,3 +295,11 @@ def test_unused_decisions_are_still_reported(tmp_path):
     p = _board(tmp_path, "decisions:\n  P1: [\"no\", \"yes\"]\nrun: {phase: ask, player: P1}\n"
                          "expect:\n  P1: {answer: \"no\"}\n")
     assert run_scenario(load_scenario(str(p))).problems == ["P1 has 1 scripted decisions left: ['yes']"]
+
+
+def test_a_call_reads_fields_of_things_it_lists(tmp_path):
+    """The call is compiled into the game's own program: things named by `entities(..)` have their fields."""
+    path = _write(tmp_path, 'scenario: "orders"\nsource: test\nedition: avalon-hill-1981\nplayers: 3\n'
+                            'run: {call: "[e.order for e in entities(\\"epoch\\")]"}\nexpect: {result: [1, 2, 3, 4, 5]}\n')
+    outcome = run_scenario(load_scenario(str(path)))
+    assert outcome.passed, outcome.problems
