@@ -138,16 +138,7 @@ def _entity_details(a: A.Entity, b: A.Entity) -> list[str]:
 
 
 def _field_details(a: list[A.Field], b: list[A.Field]) -> list[str]:
-    out = []
-    fa, fb = {f.name: f for f in a}, {f.name: f for f in b}
-    for name in list(fa) + [n for n in fb if n not in fa]:
-        if name not in fb:
-            out.append(f"{name}: {_text(fa[name].value)} → (default)")
-        elif name not in fa:
-            out.append(f"{name}: (default) → {_text(fb[name].value)}")
-        elif shape(fa[name].value) != shape(fb[name].value):
-            out.append(f"{name}: {_text(fa[name].value)} → {_text(fb[name].value)}")
-    return out
+    return _keyed_details({f.name: f.value for f in a}, {f.name: f.value for f in b}, "", "(default)", "(default)")
 
 
 def _row_key(row: A.TableRow) -> str:
@@ -155,17 +146,23 @@ def _row_key(row: A.TableRow) -> str:
 
 
 def _table_details(a: A.Table, b: A.Table) -> list[str]:
-    ra, rb = {_row_key(r): r for r in a.rows}, {_row_key(r): r for r in b.rows}
-    out = []
-    for key in list(ra) + [k for k in rb if k not in ra]:
-        if key not in rb:
-            out.append(f"row {key}: {_text(ra[key].value)} → (removed)")
-        elif key not in ra:
-            out.append(f"row {key}: (new) → {_text(rb[key].value)}")
-        elif shape(ra[key].value) != shape(rb[key].value):
-            out.append(f"row {key}: {_text(ra[key].value)} → {_text(rb[key].value)}")
+    out = _keyed_details({_row_key(r): r.value for r in a.rows}, {_row_key(r): r.value for r in b.rows},
+                         "row ", "(new)", "(removed)")
     if a.die != b.die:
         out.append(f"die: {a.die or '(none)'} → {b.die or '(none)'}")
+    return out
+
+
+def _keyed_details(va: dict, vb: dict, prefix: str, absent_before: str, absent_after: str) -> list[str]:
+    """`key: old → new` for each key whose value differs (fields of a thing, rows of a table)."""
+    out = []
+    for key in list(va) + [k for k in vb if k not in va]:
+        if key not in vb:
+            out.append(f"{prefix}{key}: {_text(va[key])} → {absent_after}")
+        elif key not in va:
+            out.append(f"{prefix}{key}: {absent_before} → {_text(vb[key])}")
+        elif shape(va[key]) != shape(vb[key]):
+            out.append(f"{prefix}{key}: {_text(va[key])} → {_text(vb[key])}")
     return out
 
 
