@@ -280,7 +280,6 @@ class Grouping:
                     for target in by_name.get(name, []):
                         if target != key:
                             self.users.setdefault(target, set()).add(key)
-        self.headings: list[str] = []
         self.cache: dict[tuple[str, str], str] = {}
 
     def root_heading(self, key: tuple[str, str]) -> str | None:
@@ -317,7 +316,8 @@ class Grouping:
                     found.add(heading)
                 else:
                     todo.append(user)
-        found.discard("Agent heuristics") if len(found) > 1 else None
+        if len(found) > 1:  # a rule the heuristics also read belongs with the rules
+            found.discard("Agent heuristics")
         if len(found) == 1:
             return found.pop()
         return self.SHARED if found else GROUPS.get(key[0], _plural(key[0]))
