@@ -17,6 +17,7 @@ from typing import Protocol
 from .builtins import fmt
 from .diagnostics import error
 from .names import suggest
+from .state import owner_name
 
 AGENT_NAMES = ("random", "heuristic", "human", "scripted")
 PLAYABLE_AGENTS = ("random", "heuristic", "human")  # the names a config or `--agents` may give
@@ -138,7 +139,7 @@ def area_description(game, area: str, attrs: dict) -> str:
     for (owner, kind), n in sorted(game.state.pieces.by_area.get(area, {}).items()):
         by_owner.setdefault(owner, []).append(f"{n} {kind}")
     for owner, counts in by_owner.items():
-        who = players[owner].name if isinstance(owner, int) and 0 <= owner < len(players) else str(owner)
+        who = owner_name(players, owner)
         sections.append(f"{who}: {', '.join(counts)}")
     return "; ".join(sections)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .state import Player, ZoneRef
+from .state import NEUTRAL, Player, ZoneRef
 from .values import Builtin, Die, EntityObj, RuleError, TableValue, field_value
 
 REGISTRY: dict[str, Builtin] = {}
@@ -310,9 +310,12 @@ def _neighbours(c, m, a, kind=None):
 
 
 def _owner_index(owner) -> int:
+    """A player's index; `none` is the neutral owner (pieces of no player)."""
     if isinstance(owner, Player):
         return owner.index
-    raise TypeError(f"a piece's owner is a player, not {type_name(owner)}")
+    if owner is None:
+        return NEUTRAL
+    raise TypeError(f"a piece's owner is a player or none (neutral), not {type_name(owner)}")
 
 
 def _board_area(c, area) -> str:
@@ -341,7 +344,7 @@ def _pieces(c, area, owner=None, kind=None):
     return c.game.state.pieces.at(area, None if owner is None else _owner_index(owner), kind)
 
 
-@builtin("place", 4, doc="Put n pieces of a kind belonging to a player on an area.")
+@builtin("place", 4, doc="Put n pieces of a kind belonging to a player (none: neutral) on an area.")
 def _place(c, area, owner, kind, n):
     key = (_board_area(c, area), _owner_index(owner), kind)
     n = _count(n)
@@ -349,11 +352,11 @@ def _place(c, area, owner, kind, n):
     c.game.save_pieces(key)
     st.pieces[key] = st.pieces.get(key) + n
     if c.game.logging:
-        c.game.emit("place", area=area, owner=fmt(owner), kind=kind, n=n)
+        c.game.emit("place", area=area, owner=_owner_label(owner), kind=kind, n=n)
     return None
 
 
-@builtin("take", 4, doc="Remove n pieces of a kind belonging to a player from an area.")
+@builtin("take", 4, doc="Remove n pieces of a kind belonging to a player (none: neutral) from an area.")
 def _take(c, area, owner, kind, n):
     key = (_board_area(c, area), _owner_index(owner), kind)
     n = _count(n)
@@ -364,19 +367,19 @@ def _take(c, area, owner, kind, n):
     c.game.save_pieces(key)
     st.pieces[key] = have - n
     if c.game.logging:
-        c.game.emit("take", area=area, owner=fmt(owner), kind=kind, n=n)
+        c.game.emit("take", area=area, owner=_owner_label(owner), kind=kind, n=n)
     return None
 
 
-@builtin("areas_of", 1, 2, doc="The areas where a player has pieces (of one kind), in name order.")
+@builtin("areas_of", 1, 2, doc="The areas where a player (none: neutral) has pieces (of one kind), in name order.")
 def _areas_of(c, owner, kind=None):
     return c.game.state.pieces.areas_of(_owner_index(owner), kind)
 
 
-@builtin("owners_at", 1, 2, doc="The players with pieces (of one kind) on an area, in seat order.")
+@builtin("owners_at", 1, 2, doc="The players with pieces (of one kind) on an area, in seat order (neutral pieces not included).")
 def _owners_at(c, area, kind=None):
     players = c.game.state.players
-    return [players[i] for i in c.game.state.pieces.owners_at(area, kind)]
+    return [players[i] for i in c.game.state.pieces.owners_at(area, kind) if i != NEUTRAL]
 
 
 @builtin("occupied", 0, 1, doc="Every area holding pieces (of one kind), in name order.")
@@ -384,9 +387,13 @@ def _occupied(c, kind=None):
     return c.game.state.pieces.occupied(kind)
 
 
-@builtin("total_pieces", 1, 2, doc="How many pieces (of one kind) a player has on the whole board.")
+@builtin("total_pieces", 1, 2, doc="How many pieces (of one kind) a player (none: neutral) has on the whole board.")
 def _total_pieces(c, owner, kind=None):
     return c.game.state.pieces.total(_owner_index(owner), kind)
+
+
+def _owner_label(owner) -> str:
+    return "neutral" if owner is None else fmt(owner)
 
 
 def fmt(x: Any) -> str:

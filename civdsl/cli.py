@@ -89,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("a", help="edition name, folder, .civ file, or YAML game config")
     d.add_argument("b", help="edition name, folder, .civ file, or YAML game config")
     d.add_argument("--format", choices=["text", "markdown", "json"], default="text", help="output format")
+    d.add_argument("--summary", action="store_true",
+                   help="one line per changed rule and lists of the added and removed rules, per group")
 
     r = sub.add_parser("replay", help="re-run a game log and verify it", description="Re-run a JSON Lines game "
                        "log with its recorded decisions and check that every line comes out the same.")
@@ -323,7 +325,7 @@ def cmd_explain(args) -> int:
 def cmd_diff(args) -> int:
     from .ruleview import diff, load_target, render_diff
     a, b = load_target(args.a), load_target(args.b)
-    print(render_diff(a, b, diff(a, b), args.format, (args.a, args.b)), end="")
+    print(render_diff(a, b, diff(a, b), args.format, (args.a, args.b), args.summary), end="")
     return EXIT_OK
 
 

@@ -341,9 +341,63 @@ def _plural(kind: str) -> str:
     return word.replace("_", " ").capitalize()
 
 
+SUMMARY_REASON = 110                     # characters of a reason shown in a summary line
+SUMMARY_WIDTH = 110                      # width of the wrapped lists of added and removed rules
+
+
+def _clipped(text: str, limit: int = SUMMARY_REASON) -> str:
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def _wrapped(lead: str, names: list[str], indent: str) -> list[str]:
+    """`lead` then the names, comma-separated, wrapped at SUMMARY_WIDTH."""
+    lines, line = [], indent + lead
+    for i, name in enumerate(names):
+        piece = name + ("," if i < len(names) - 1 else "")
+        if len(line) + 1 + len(piece) > SUMMARY_WIDTH and line.strip() != lead.strip():
+            lines.append(line)
+            line = indent + "    " + piece
+        else:
+            line += " " + piece
+    lines.append(line)
+    return lines
+
+
+def render_summary(changes: list[Change], names: tuple[str, str], md: bool = False) -> str:
+    """One line per changed rule (its one-line detail and the start of its reason), and the added and
+    removed rules as lists, per group: the shape of a large difference at a glance."""
+    def counts(items: list[Change]) -> str:
+        n = {s: sum(1 for c in items if c.status == s) for s in ("changed", "added", "removed")}
+        return ", ".join(f"{v} {k}" for k, v in n.items() if v)
+    out = [f"# {names[0]} → {names[1]}", "", f"{len(changes)} rule(s) differ: {counts(changes)}."] if md else [
+        f"{names[0]} → {names[1]}: {len(changes)} rule(s) differ ({counts(changes)})"]
+    groups: dict[str, list[Change]] = {}
+    for c in changes:
+        groups.setdefault(c.group, []).append(c)
+    for group, items in groups.items():
+        out += ["", f"## {group} ({counts(items)})", ""] if md else ["", f"{group} ({counts(items)}):"]
+        for c in items:
+            if c.status != "changed":
+                continue
+            inline = [d for d in c.details if not d.startswith(("---", "+++", "@@", " ", "+", "-"))]
+            line = f"changed {_label(c.key)}" + (f": {inline[0]}" if len(inline) == 1 else "")
+            if c.reason:
+                line += " — " + _clipped(c.reason)
+            out.append(f"- {line}" if md else f"  {line}")
+        for status in ("added", "removed"):
+            labels = [_label(c.key) for c in items if c.status == status]
+            if labels:
+                lead = f"{status} ({len(labels)}):"
+                out.extend(f"- {line.strip()}" if md and i == 0 else line
+                           for i, line in enumerate(_wrapped(lead, labels, "" if md else "  ")))
+    return "\n".join(out).rstrip() + "\n"
+
+
 def render_diff(a: Ruleset, b: Ruleset, changes: list[Change], fmt: str = "text",
-                labels: tuple[str, str] | None = None) -> str:
+                labels: tuple[str, str] | None = None, summary: bool = False) -> str:
     name_a, name_b = labels or (a.edition(), b.edition())
+    if summary and fmt != "json":
+        return render_summary(changes, (name_a, name_b), fmt == "markdown")
     if fmt == "json":
         return json.dumps({"from": name_a, "to": name_b, "changes": [
             {"group": c.group, "kind": c.key[0], "name": c.key[1], "status": c.status, "details": c.details,

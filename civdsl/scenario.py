@@ -26,7 +26,7 @@ from .diagnostics import CivError, Diagnostic, Span, error
 from .interpreter import Game
 from .names import suggest
 from .parser import parse_expr
-from .state import Player, to_jsonable
+from .state import NEUTRAL, Player, owner_name, to_jsonable
 from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems
 
 
@@ -113,10 +113,16 @@ def _edition_ref(sc: Scenario) -> str:
 def _owner(game: Game, sc: Scenario, key: str, *where) -> Player | None:
     if key == "global":
         return None
+    if key == NEUTRAL_KEY and where[1] == "pieces":
+        return _NEUTRAL_OWNER
     seat = int(key[1:])
     if seat > len(game.state.players):
         raise error("SCN004", f"`{key}` does not exist in a {len(game.state.players)}-player game", sc.span(*where))
     return game.state.players[seat - 1]
+
+
+NEUTRAL_KEY = "neutral"
+_NEUTRAL_OWNER = Player(NEUTRAL, NEUTRAL_KEY)   # the owner of pieces that belong to no player
 
 
 def _holder(game: Game, owner: Player | None):
@@ -204,6 +210,33 @@ def _agents(sc: Scenario, players: int, seed: int) -> list:
             for i in range(1, players + 1)]
 
 
+_PROGRAMS: dict[tuple, tuple[Any, list]] = {}
+
+
+def _stamps(files: list[str]) -> list:
+    """When and how big each source file was: a cached program is reused only while these hold."""
+    out = []
+    for f in files:
+        try:
+            st = Path(f).stat()
+            out.append((f, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((f, None, None))
+    return out
+
+
+def _program(ref: str, options: list[str], house: list[str]):
+    """The compiled rules of a scenario. A folder of scenarios names one edition again and again, so a
+    program is compiled once per process and reused while none of its source files has changed."""
+    key = (ref, tuple(options), tuple(house))
+    hit = _PROGRAMS.get(key)
+    if hit is not None and _stamps(hit[0].ruleset.files) == hit[1]:
+        return hit[0]
+    program = load_program(ref, options, house)
+    _PROGRAMS[key] = (program, _stamps(program.ruleset.files))
+    return program
+
+
 def build_game(sc: Scenario, edition: str | None = None) -> Game:
     """The game a scenario describes, set up and with its state applied (not yet run).
 
@@ -213,7 +246,7 @@ def build_game(sc: Scenario, edition: str | None = None) -> Game:
     try:
         base = Path(sc.path).parent
         house = [str((base / h).resolve()) for h in d.get("house_rules", [])]
-        program = load_program(edition or _edition_ref(sc), d.get("options", []), house)
+        program = _program(edition or _edition_ref(sc), d.get("options", []), house)
     except CivError as exc:
         for diag in exc.diagnostics:
             if diag.span is None:
@@ -342,7 +375,7 @@ def _compare_pieces(game: Game, sc: Scenario, expected: dict, out: Outcome) -> N
         here = sorted((o, k, n) for (o, k), n in st.pieces.by_area.get(area, {}).items())
         if not owners:
             if here:
-                got = ", ".join(f"{st.players[o].name} {k} {n}" for o, k, n in here)
+                got = ", ".join(f"{owner_name(st.players, o)} {k} {n}" for o, k, n in here)
                 _piece_problem(out, area, "no pieces", got, _last_piece_change(game, area))
             continue
         for key, kinds in owners.items():

@@ -82,6 +82,15 @@ class MapGraph:
         return [a for a, k in out.items() if kind is None or k == kind or k == "both"]
 
 
+NEUTRAL = -1
+"""The owner index of pieces that belong to no player (a neutral party on the board); rules write `none`."""
+
+
+def owner_name(players: list, owner: int) -> str:
+    """How a piece's owner reads in logs and scenario differences."""
+    return "neutral" if owner == NEUTRAL else players[owner].name
+
+
 class Pieces:
     """Counts of pieces on map areas by (area, owner, kind), indexed both ways so that the questions
     rules ask most — how many here, where are mine, whose are here, how many in all — cost no scan.

@@ -436,6 +436,14 @@ def test_pieces_counts_by_area_owner_and_kind():
     assert game.state.vars["facts"][5:] == [3, 2, 1, 0, 0]
 
 
+def test_neutral_pieces_belong_to_no_player():
+    game, _ = play("mapped", options=["neutral"])
+    p1 = game.state.players[0]
+    assert game.state.vars["facts"][5:] == [5, 3, [p1], [], ["A"], 3, 2]
+    assert [(e["type"], e["owner"], e["n"]) for e in game.events if e["type"] in ("place", "take")] == [
+        ("place", "P1", 2), ("place", "neutral", 3), ("place", "neutral", 1), ("take", "neutral", 1)]
+
+
 def test_taking_more_pieces_than_there_are():
     _, err = failure("mapped", options=["overdraw"])
     d = diag(err)

@@ -1,6 +1,7 @@
 """Every scenario shipped under rulesets/ runs inside the test suite too, and the runner itself is tested."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -303,3 +304,29 @@ def test_a_call_reads_fields_of_things_it_lists(tmp_path):
                             'run: {call: "[e.order for e in entities(\\"epoch\\")]"}\nexpect: {result: [1, 2, 3, 4, 5]}\n')
     outcome = run_scenario(load_scenario(str(path)))
     assert outcome.passed, outcome.problems
+
+
+def test_scenarios_of_one_edition_share_its_compiled_rules_until_a_file_changes(tmp_path):
+    rules = tmp_path / "board"
+    shutil.copytree(BOARD, rules)
+    p = _write(tmp_path, f"scenario: board\nsource: test\nedition: {rules}\nrun: {{phase: sail}}\nexpect: {{}}\n")
+    first = build_game(load_scenario(str(p))).program
+    assert build_game(load_scenario(str(p))).program is first
+    entry = rules / "game.civ"
+    entry.write_text(entry.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    assert build_game(load_scenario(str(p))).program is not first
+
+
+def test_neutral_pieces_are_set_and_checked_under_the_owner_neutral(tmp_path, capsys):
+    p = _board(tmp_path, """state:
+  pieces:
+    Thebes: {neutral: {raider: 2}, P1: {token: 1}}
+run: {phase: sail}
+expect:
+  pieces:
+    Thebes: {neutral: {raider: 3}}
+""")
+    game = build_game(load_scenario(str(p)))
+    assert game.state.pieces.items() == [(("Thebes", -1, "raider"), 2), (("Thebes", 0, "token"), 1)]
+    assert main(["test", str(p)]) == 1
+    assert "pieces Thebes neutral raider: expected 3, got 2" in capsys.readouterr().out
