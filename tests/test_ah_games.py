@@ -8,15 +8,12 @@ agent's game must reach a winner.
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
-
 import pytest
 
 from civdsl.agents import make_agents
 from civdsl.api import load_program
-from civdsl.diagnostics import CivError
 from civdsl.interpreter import Game
+from seeded_games import failure_of, failures
 
 EDITION = "avalon-hill-1981"
 GAMES = 200
@@ -33,23 +30,11 @@ def _program():
 
 def _play(job: tuple[int, int]):
     players, seed = job
-    game = Game(_program(), players, seed, make_agents(["random"], players, seed), logging=False,
-                check_invariants=True, max_rounds=ROUNDS)
-    try:
-        result = game.run()
-    except CivError as exc:
-        return f"{players} players, seed {seed}: {exc.diagnostics[0].headline()}"
-    if result.rounds != ROUNDS and not result.winners:
-        return f"{players} players, seed {seed}: ended after {result.rounds} rounds without a winner"
-    return None
+    return failure_of(_program(), players, seed, ["random"], ROUNDS)
 
 
 def test_two_hundred_random_games_end_cleanly_and_conserve_everything():
-    jobs = [(4 + i % 4, 1000 + i) for i in range(GAMES)]
-    workers = min(len(jobs), os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        failures = [f for f in pool.map(_play, jobs, chunksize=5) if f]
-    assert failures == []
+    assert failures(_play, [(4 + i % 4, 1000 + i) for i in range(GAMES)]) == []
 
 
 def test_a_game_replays_move_for_move():

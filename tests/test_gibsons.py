@@ -7,7 +7,6 @@ After a deliberate change to the edition, refresh the errata sheet on the docs p
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -19,12 +18,12 @@ from civdsl.interpreter import Game
 from civdsl.agents import make_agents
 from civdsl.ruleview import diff, load_target, render_diff
 from civdsl.scenario import find_scenarios, load_scenario, run_scenario
+from docblock import check_block
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "rulesets" / "gibsons-uk" / "scenarios"
 PAGE = REPO / "docs" / "editions" / "gibsons-uk.md"
 START, END = "<!-- civdsl diff avalon-hill-1981 gibsons-uk: start -->", "<!-- civdsl diff: end -->"
-UPDATE = os.environ.get("CIVDSL_UPDATE_GOLDEN") == "1"
 
 DIFFERENCES = [p for p in find_scenarios([str(SCENARIOS)]) if not p.name.startswith("same-")]
 
@@ -54,15 +53,7 @@ def errata_sheet() -> str:
 
 
 def test_docs_page_shows_the_errata_sheet_as_civdsl_diff_prints_it():
-    page = PAGE.read_text(encoding="utf-8")
-    assert START in page and END in page
-    head, rest = page.split(START, 1)
-    current, tail = rest.split(END, 1)
-    fresh = "\n" + errata_sheet() + "\n"
-    if UPDATE:
-        PAGE.write_text(head + START + fresh + END + tail, encoding="utf-8")
-        current = fresh
-    assert current == fresh, "the errata sheet is stale: run CIVDSL_UPDATE_GOLDEN=1 pytest tests/test_gibsons.py"
+    check_block(PAGE, START, END, errata_sheet(), "run CIVDSL_UPDATE_GOLDEN=1 pytest tests/test_gibsons.py")
 
 
 def test_difference_table_names_exactly_the_rules_civdsl_diff_finds():

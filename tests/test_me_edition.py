@@ -6,18 +6,17 @@ After a deliberate change to either edition, refresh the docs page with
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 from civdsl.cli import main
+from docblock import check_block
 from civdsl.ruleview import diff, load_target, render_diff
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "editions" / "mega-empires-the-west.md"
 START = "<!-- civdsl diff --summary avalon-hill-1981 mega-empires-the-west: start -->"
 END = "<!-- civdsl diff: end -->"
-UPDATE = os.environ.get("CIVDSL_UPDATE_GOLDEN") == "1"
 
 
 def _changes():
@@ -32,15 +31,7 @@ def summary_markdown() -> str:
 
 
 def test_docs_page_shows_the_summary_as_civdsl_diff_prints_it():
-    page = PAGE.read_text(encoding="utf-8")
-    assert START in page and END in page
-    head, rest = page.split(START, 1)
-    current, tail = rest.split(END, 1)
-    fresh = "\n" + summary_markdown() + "\n"
-    if UPDATE:
-        PAGE.write_text(head + START + fresh + END + tail, encoding="utf-8")
-        current = fresh
-    assert current == fresh, "the summary is stale: run CIVDSL_UPDATE_GOLDEN=1 pytest tests/test_me_edition.py"
+    check_block(PAGE, START, END, summary_markdown(), "run CIVDSL_UPDATE_GOLDEN=1 pytest tests/test_me_edition.py")
 
 
 def test_summary_groups_every_change_once_with_its_counts(capsys):

@@ -9,15 +9,12 @@ rank the players by victory points.
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
-
 import pytest
 
 from civdsl.agents import make_agents
 from civdsl.api import load_program
-from civdsl.diagnostics import CivError
 from civdsl.interpreter import Game
+from seeded_games import failure_of, failures
 
 EDITION = "mega-empires-the-west"
 GAMES = 200
@@ -37,31 +34,17 @@ def _program(options=()):
 def _play(job: tuple[int, int, str, int]):
     players, seed, agents, rounds = job
     names = ["random"] if agents == "random" else ["heuristic" if i % 2 else "random" for i in range(players)]
-    game = Game(_program(), players, seed, make_agents(names, players, seed), logging=False,
-                check_invariants=True, max_rounds=rounds)
-    try:
-        result = game.run()
-    except CivError as exc:
-        return f"{players} players, seed {seed}: {exc.diagnostics[0].headline()}"
-    if result.rounds != rounds and not result.winners:
-        return f"{players} players, seed {seed}: ended after {result.rounds} rounds without a winner"
-    return None
-
-
-def _play_all(jobs) -> list[str]:
-    workers = min(len(jobs), os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return [f for f in pool.map(_play, jobs, chunksize=2) if f]
+    return failure_of(_program(), players, seed, names, rounds)
 
 
 def test_two_hundred_random_games_end_cleanly_with_every_invariant():
-    assert _play_all([(5 + i % 5, 2000 + i, "random", ROUNDS) for i in range(GAMES)]) == []
+    assert failures(_play, [(5 + i % 5, 2000 + i, "random", ROUNDS) for i in range(GAMES)]) == []
 
 
 # Random agents seldom gather the tokens a city needs, so games with heuristic players beside them carry
 # every phase (trade cards, trade, calamities, special abilities, advances) under the same invariants.
 def test_games_of_random_and_heuristic_players_keep_every_invariant():
-    assert _play_all([(5 + i % 5, 3000 + i, "mixed", MIXED_ROUNDS) for i in range(MIXED_GAMES)]) == []
+    assert failures(_play, [(5 + i % 5, 3000 + i, "mixed", MIXED_ROUNDS) for i in range(MIXED_GAMES)]) == []
 
 
 @pytest.mark.parametrize("players,options", [(5, ()), (7, ()), (9, ()), (6, ("expert",)), (8, ("short",))])
