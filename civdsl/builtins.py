@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .state import NEUTRAL, Player, ZoneRef
+from .state import NEUTRAL, NEUTRAL_NAME, Player, ZoneRef
 from .values import Builtin, Die, EntityObj, RuleError, TableValue, field_value
 
 REGISTRY: dict[str, Builtin] = {}
@@ -393,7 +393,7 @@ def _total_pieces(c, owner, kind=None):
 
 
 def _owner_label(owner) -> str:
-    return "neutral" if owner is None else fmt(owner)
+    return NEUTRAL_NAME if owner is None else fmt(owner)
 
 
 def fmt(x: Any) -> str:

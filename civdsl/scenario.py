@@ -26,7 +26,7 @@ from .diagnostics import CivError, Diagnostic, Span, error
 from .interpreter import Game
 from .names import suggest
 from .parser import parse_expr
-from .state import NEUTRAL, Player, owner_name, to_jsonable
+from .state import NEUTRAL, NEUTRAL_NAME, Player, owner_name, to_jsonable
 from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems
 
 
@@ -113,7 +113,7 @@ def _edition_ref(sc: Scenario) -> str:
 def _owner(game: Game, sc: Scenario, key: str, *where) -> Player | None:
     if key == "global":
         return None
-    if key == NEUTRAL_KEY and where[1] == "pieces":
+    if key == NEUTRAL_NAME and where[1] == "pieces":
         return _NEUTRAL_OWNER
     seat = int(key[1:])
     if seat > len(game.state.players):
@@ -121,8 +121,7 @@ def _owner(game: Game, sc: Scenario, key: str, *where) -> Player | None:
     return game.state.players[seat - 1]
 
 
-NEUTRAL_KEY = "neutral"
-_NEUTRAL_OWNER = Player(NEUTRAL, NEUTRAL_KEY)   # the owner of pieces that belong to no player
+_NEUTRAL_OWNER = Player(NEUTRAL, NEUTRAL_NAME)   # the owner of pieces that belong to no player
 
 
 def _holder(game: Game, owner: Player | None):

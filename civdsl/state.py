@@ -84,11 +84,12 @@ class MapGraph:
 
 NEUTRAL = -1
 """The owner index of pieces that belong to no player (a neutral party on the board); rules write `none`."""
+NEUTRAL_NAME = "neutral"                 # how that owner reads in logs and scenario files
 
 
 def owner_name(players: list, owner: int) -> str:
     """How a piece's owner reads in logs and scenario differences."""
-    return "neutral" if owner == NEUTRAL else players[owner].name
+    return NEUTRAL_NAME if owner == NEUTRAL else players[owner].name
 
 
 class Pieces:
