@@ -72,10 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("fmt", help="format rule files canonically",
                        description="Rewrite .civ files in the canonical layout (indentation, blank lines, "
-                                   "trailing spaces); comments are kept. With --check, only report.")
+                                   "trailing spaces); comments are kept. With --check or --diff, only report.")
     f.add_argument("paths", nargs="+", metavar="PATH", help="rule files or folders")
     f.add_argument("--check", action="store_true", help="do not write; exit 1 if a file would change")
-    f.add_argument("--diff", action="store_true", help="print a unified diff of the changes")
+    f.add_argument("--diff", action="store_true", help="do not write; print a unified diff of the changes")
 
     e = sub.add_parser("explain", help="show a rule as it runs and the files that shaped it",
                        description="Show the effective definition of a rule (after options and house rules) "
@@ -303,11 +303,11 @@ def cmd_fmt(args) -> int:
             if args.diff:
                 sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True),
                                                            str(f), str(f) + " (formatted)"))
-            if not args.check:
+            if not (args.check or args.diff):
                 Path(f).write_text(new, encoding="utf-8")
     if diags:
         print(render_text(diags), file=sys.stderr)
-    verb = "would reformat" if args.check else "reformatted"
+    verb = "would reformat" if args.check or args.diff else "reformatted"
     for f in changed:
         print(f"{verb} {f}")
     print(f"{len(changed)} file(s) {verb}, {len(files) - len(changed)} already formatted")

@@ -35,3 +35,14 @@ def test_check_mode_reports_and_does_not_write(tmp_path, capsys):
     assert f.read_text(encoding="utf-8") == "param a = 1   \n"
     assert main(["fmt", str(f)]) == 0
     assert f.read_text(encoding="utf-8") == "param a = 1\n"
+
+
+def test_diff_mode_prints_and_does_not_write(tmp_path, capsys):
+    f = tmp_path / "x.civ"
+    f.write_text("param a = 1   \n", encoding="utf-8")
+    assert main(["fmt", "--diff", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "-param a = 1   \n+param a = 1\n" in out
+    assert "would reformat" in out
+    assert f.read_text(encoding="utf-8") == "param a = 1   \n"
+    assert main(["fmt", "--diff", "--check", str(f)]) == 1
