@@ -28,11 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a source checkout without installing
     sys.path.insert(0, str(ROOT))
 
-from civdsl.agents import make_agents  # noqa: E402
 from civdsl.api import allowed_players, load_program  # noqa: E402
-from civdsl.diagnostics import CivError  # noqa: E402
-from civdsl.interpreter import Game  # noqa: E402
-from civdsl.parser import lark_parser  # noqa: E402
+from civdsl.engine.agents import make_agents  # noqa: E402
+from civdsl.engine.interpreter import Game  # noqa: E402
+from civdsl.language.diagnostics import CivError  # noqa: E402
+from civdsl.language.parser import lark_parser  # noqa: E402
 
 FALLBACK = ROOT / "tests" / "data" / "rulesets" / "tiny"
 

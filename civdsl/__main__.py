@@ -1,6 +1,6 @@
 """`python -m civdsl` runs the command-line interface."""
 import sys
 
-from .cli import main
+from .interfaces.cli import main
 
 sys.exit(main())

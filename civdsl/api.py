@@ -4,18 +4,17 @@ Everything here raises `CivError` (with diagnostics) for anything a user can get
 """
 from __future__ import annotations
 
-
 from pathlib import Path
 
-from . import ast as A
-from .agents import make_agents, with_presets
-from .compiler import Program, compile_ruleset
-from .config import GameConfig
-from .diagnostics import CivError, Diagnostic, error
-from .editions import find_edition
-from .interpreter import Game, GameResult
-from .loader import Ruleset, load_ruleset
-from .names import suggest
+from .compiler.compiler import Program, compile_ruleset
+from .engine.agents import make_agents, with_presets
+from .engine.interpreter import Game, GameResult
+from .language import ast as A
+from .language.config import GameConfig
+from .language.diagnostics import CivError, Diagnostic, error
+from .language.editions import find_edition
+from .language.loader import Ruleset, load_ruleset
+from .language.names import suggest
 
 
 def load_program(edition: str, options: list[str] | None = None, house_rules: list[str] | None = None) -> Program:

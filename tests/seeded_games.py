@@ -4,9 +4,9 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-from civdsl.agents import make_agents
-from civdsl.diagnostics import CivError
-from civdsl.interpreter import Game
+from civdsl.engine.agents import make_agents
+from civdsl.engine.interpreter import Game
+from civdsl.language.diagnostics import CivError
 
 
 def failure_of(program, players: int, seed: int, agents: list[str], rounds: int) -> str | None:

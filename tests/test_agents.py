@@ -7,11 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.agents import (AGENT_ALIASES, AGENT_NAMES, GreedyAgent, HeuristicAgent, HumanAgent, RandomAgent,
-                           make_agents, map_summary, option_label)
 from civdsl.api import compile_entry
-from civdsl.diagnostics import CivError
-from civdsl.interpreter import Game
+from civdsl.engine.agents import (
+    AGENT_ALIASES,
+    AGENT_NAMES,
+    GreedyAgent,
+    HeuristicAgent,
+    HumanAgent,
+    RandomAgent,
+    make_agents,
+    map_summary,
+    option_label,
+)
+from civdsl.engine.interpreter import Game
+from civdsl.language.diagnostics import CivError
 
 DATA = Path(__file__).resolve().parent / "data"
 TINY = DATA / "rulesets" / "tiny" / "game.civ"

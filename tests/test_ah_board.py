@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.agents import make_agents
 from civdsl.api import load_program
-from civdsl.diagnostics import Span
-from civdsl.interpreter import Game
-from civdsl.mapdata import load_map
+from civdsl.engine.agents import make_agents
+from civdsl.engine.interpreter import Game
+from civdsl.engine.mapdata import load_map
+from civdsl.language.diagnostics import Span
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "rulesets" / "avalon-hill-1981" / "data" / "map.json"

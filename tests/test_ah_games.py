@@ -9,11 +9,11 @@ agent's game must reach a winner.
 from __future__ import annotations
 
 import pytest
-
-from civdsl.agents import make_agents
-from civdsl.api import load_program
-from civdsl.interpreter import Game
 from seeded_games import failure_of, failures
+
+from civdsl.api import load_program
+from civdsl.engine.agents import make_agents
+from civdsl.engine.interpreter import Game
 
 EDITION = "avalon-hill-1981"
 GAMES = 200

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.diagnostics import Span
-from civdsl.mapdata import BORDER_TYPES, load_map
+from civdsl.engine.mapdata import BORDER_TYPES, load_map
+from civdsl.language.diagnostics import Span
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "rulesets" / "avalon-hill-1981" / "data" / "map.json"

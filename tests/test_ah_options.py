@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from civdsl.agents import make_agents
 from civdsl.api import load_program, new_game
-from civdsl.config import GameConfig
-from civdsl.diagnostics import CivError
-from civdsl.interpreter import Game
+from civdsl.engine.agents import make_agents
+from civdsl.engine.interpreter import Game
+from civdsl.language.config import GameConfig
+from civdsl.language.diagnostics import CivError
 
 EDITION = "avalon-hill-1981"
 ALL = [2, 3, 4, 5, 6, 7]

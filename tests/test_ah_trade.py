@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.agents import HeuristicAgent, RandomAgent
 from civdsl.api import load_program
-from civdsl.interpreter import Game
-from civdsl.scenario import _run, build_game, load_scenario
-from civdsl.values import field_value
+from civdsl.engine.agents import HeuristicAgent, RandomAgent
+from civdsl.engine.interpreter import Game
+from civdsl.engine.values import field_value
+from civdsl.tools.scenario import _run, build_game, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "rulesets" / "avalon-hill-1981" / "scenarios"

@@ -1,4 +1,4 @@
-"""The `civdsl` command, in process (`civdsl.cli.main`) and end to end (`python -m civdsl`)."""
+"""The `civdsl` command, in process (`civdsl.interfaces.cli.main`) and end to end (`python -m civdsl`)."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.cli import main
+from civdsl.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "tests" / "data" / "rulesets"
@@ -276,9 +276,9 @@ def test_summary_is_a_known_victory_field(capsys):
 
 
 def test_game_on_round_callback_gets_every_round():
-    from civdsl.agents import make_agents
     from civdsl.api import compile_entry
-    from civdsl.interpreter import Game
+    from civdsl.engine.agents import make_agents
+    from civdsl.engine.interpreter import Game
     prog = compile_entry(ROOT / SUMMARY / "game.civ")
     seen = []
     game = Game(prog, 2, 0, make_agents([], 2, 0), logging=False, on_round=lambda n, rows: seen.append((n, rows)))
@@ -290,7 +290,7 @@ def test_game_on_round_callback_gets_every_round():
 
 
 def test_long_summaries_become_one_aligned_line_per_player():
-    from civdsl.cli import summary_line
+    from civdsl.interfaces.cli import summary_line
     rows = [{"player": f"P{i}", "nation": "Egypt" if i % 2 else "Babylon", "cities": 3 * i, "ast": i}
             for i in range(1, 8)]
     text = summary_line(4, rows, width=80)

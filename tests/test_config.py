@@ -8,8 +8,8 @@ from importlib import resources
 import pytest
 from jsonschema import Draft7Validator
 
-from civdsl.config import CONFIG_SCHEMA, GameConfig, config_schema, load_config, merge_cli, schema_text
-from civdsl.diagnostics import CivError
+from civdsl.language.config import CONFIG_SCHEMA, GameConfig, config_schema, load_config, merge_cli, schema_text
+from civdsl.language.diagnostics import CivError
 
 
 def write(tmp_path, text: str, name: str = "game.yaml") -> str:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.builtins import REGISTRY
-from civdsl.diagnostics import CivError, Span
-from civdsl.parser import parse_expr, parse_text
+from civdsl.engine.builtins import REGISTRY
+from civdsl.language.diagnostics import CivError, Span
+from civdsl.language.parser import parse_expr, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -93,13 +93,13 @@ def test_every_builtin_is_documented():
 
 
 def source_codes() -> set[str]:
-    """Every code civdsl/*.py can emit: literal codes, and codes built from a family prefix.
+    """Every code civdsl/**/*.py can emit: literal codes, and codes built from a family prefix.
 
     A few helpers take the family as an argument (`read_text(path, "SCN", ...)` builds `f"{prefix}001"`),
     so such codes are the prefixes passed to those helpers (and their defaults) times the suffixes they
     append.
     """
-    text = "\n".join(path.read_text(encoding="utf-8") for path in sorted(SOURCE.glob("*.py")))
+    text = "\n".join(path.read_text(encoding="utf-8") for path in sorted(SOURCE.rglob("*.py")))
     codes = set(CODE.findall(text))
     suffixes = set(re.findall(r"\{prefix\}([0-9]{3})", text))
     helpers = set(re.findall(r"def (\w+)\([^)]*\bprefix\b", text))
@@ -114,8 +114,8 @@ def source_codes() -> set[str]:
 def test_diagnostic_codes_match_source():
     documented = set(CODE.findall((DOCS / "diagnostics.md").read_text(encoding="utf-8")))
     in_source = source_codes()
-    assert in_source, "no diagnostic codes found in civdsl/*.py"
+    assert in_source, "no diagnostic codes found in civdsl/**/*.py"
     undocumented = sorted(in_source - documented)
     stale = sorted(documented - in_source)
-    assert not undocumented, f"codes used in civdsl/*.py but missing from docs/diagnostics.md: {undocumented}"
-    assert not stale, f"codes in docs/diagnostics.md that civdsl/*.py never uses: {stale}"
+    assert not undocumented, f"codes used in civdsl/**/*.py but missing from docs/diagnostics.md: {undocumented}"
+    assert not stale, f"codes in docs/diagnostics.md that civdsl/**/*.py never uses: {stale}"

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.cli import main
-from civdsl.formatter import format_file_text, format_text
+from civdsl.interfaces.cli import main
+from civdsl.language.formatter import format_file_text, format_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "rulesets").rglob("*.civ")) + sorted((ROOT / "tests" / "data").rglob("*.civ"))

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import fuzz  # noqa: E402
@@ -44,11 +45,11 @@ def test_hostile_rule_files_end_with_a_clear_error(tmp_path, text):
     folder = tmp_path / "rulesets" / "hostile"
     folder.mkdir(parents=True)
     (folder / "game.civ").write_text('game "h" { edition: "hostile" players: 1 }\n' + text, encoding="utf-8")
-    from civdsl.checker import check_paths
     from civdsl.api import compile_entry
-    from civdsl.agents import make_agents
-    from civdsl.diagnostics import CivError
-    from civdsl.interpreter import Game
+    from civdsl.engine.agents import make_agents
+    from civdsl.engine.interpreter import Game
+    from civdsl.language.diagnostics import CivError
+    from civdsl.tools.checker import check_paths
     diags, _ = check_paths([str(folder)])
     if any(d.severity == "error" for d in diags):
         assert all(d.span is not None or d.code for d in diags)

@@ -11,14 +11,14 @@ import re
 from pathlib import Path
 
 import pytest
+from docblock import check_block
 
 from civdsl.api import load_program
-from civdsl.diagnostics import CivError
-from civdsl.interpreter import Game
-from civdsl.agents import make_agents
-from civdsl.ruleview import diff, load_target, render_diff
-from civdsl.scenario import find_scenarios, load_scenario, run_scenario
-from docblock import check_block
+from civdsl.engine.agents import make_agents
+from civdsl.engine.interpreter import Game
+from civdsl.language.diagnostics import CivError
+from civdsl.tools.ruleview import diff, load_target, render_diff
+from civdsl.tools.scenario import find_scenarios, load_scenario, run_scenario
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "rulesets" / "gibsons-uk" / "scenarios"
@@ -82,7 +82,7 @@ def test_heuristic_games_play_with_every_invariant(players):
 
 def test_the_example_config_switches_edition_with_one_line(tmp_path):
     from civdsl.api import check_config, new_game
-    from civdsl.config import load_config
+    from civdsl.language.config import load_config
     example = REPO / "examples" / "gibsons-5p.yaml"
     text = example.read_text(encoding="utf-8")
     assert "edition: gibsons-uk\n" in text

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.checker import check_paths
-from civdsl.diagnostics import render_text
+from civdsl.language.diagnostics import render_text
+from civdsl.tools.checker import check_paths
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("CIVDSL_UPDATE_GOLDEN") == "1"

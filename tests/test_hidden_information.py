@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.agents import HeuristicAgent, RandomAgent, ScriptedAgent
 from civdsl.api import allowed_players, compile_entry
-from civdsl.diagnostics import CivError
-from civdsl.editions import list_editions
-from civdsl.interpreter import Game
+from civdsl.engine.agents import HeuristicAgent, RandomAgent, ScriptedAgent
+from civdsl.engine.interpreter import Game
+from civdsl.language.diagnostics import CivError
+from civdsl.language.editions import list_editions
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRIES = sorted(list_editions().values()) + [ROOT / "tests" / "data" / "rulesets" / "tiny" / "game.civ"]
@@ -66,8 +66,8 @@ PEEK = ROOT / "tests" / "data" / "agents" / "peek" / "game.civ"
 def peek_game(agents=None, options=None, seed: int = 0) -> Game:
     """P1 holds Wood, P2 three Stone, P3 the only Gold (hands `visible to owner`); the deck (`visible to
     hidden`) is Gem, Gold from the top."""
-    from civdsl.loader import load_ruleset
-    from civdsl.compiler import compile_ruleset
+    from civdsl.compiler.compiler import compile_ruleset
+    from civdsl.language.loader import load_ruleset
     if options:
         prog, diags = compile_ruleset(load_ruleset(PEEK, root=PEEK.parent.parent, options=options))
         assert not [d for d in diags if d.severity == "error"], diags

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.agents import GreedyAgent, RandomAgent, ScriptedAgent
-from civdsl.compiler import compile_ruleset
-from civdsl.diagnostics import CivError, render_text
-from civdsl.interpreter import Game
-from civdsl.loader import load_ruleset
-from civdsl.values import IllegalAction, RuleError
+from civdsl.compiler.compiler import compile_ruleset
+from civdsl.engine.agents import GreedyAgent, RandomAgent, ScriptedAgent
+from civdsl.engine.interpreter import Game
+from civdsl.engine.values import IllegalAction, RuleError
+from civdsl.language.diagnostics import CivError, render_text
+from civdsl.language.loader import load_ruleset
 
 RULESETS = Path(__file__).resolve().parent / "data" / "rulesets"
 
@@ -566,7 +566,7 @@ def test_ruleset_digest_changes_with_the_rules():
 
 
 def test_missing_sequence_names_the_file(tmp_path):
-    from civdsl.checker import check_paths
+    from civdsl.tools.checker import check_paths
     for name in ("one", "two"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "game.civ").write_text('game "G" { players: 1 }\nphase p { log "x" }\n',
@@ -587,14 +587,14 @@ def test_tiny_games_are_deterministic():
 
 
 def test_every_test_ruleset_checks_clean():
-    from civdsl.checker import check_paths
+    from civdsl.tools.checker import check_paths
     diags, nfiles = check_paths([str(RULESETS)])
     assert [d for d in diags if d.severity == "error"] == []
     assert nfiles >= 17
 
 
 def test_piece_indexes_follow_every_change():
-    from civdsl.state import Pieces
+    from civdsl.engine.state import Pieces
     pc = Pieces({("A", 0, "token"): 2, ("B", 0, "token"): 1, ("B", 1, "city"): 1})
     assert pc.areas_of(0, "token") == ["A", "B"] and pc.areas_of(1) == ["B"]
     assert pc.owners_at("B") == [0, 1] and pc.owners_at("B", "city") == [1]

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from civdsl.cli import main
 from docblock import check_block
-from civdsl.ruleview import diff, load_target, render_diff
+
+from civdsl.interfaces.cli import main
+from civdsl.tools.ruleview import diff, load_target, render_diff
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "editions" / "mega-empires-the-west.md"

@@ -10,11 +10,11 @@ rank the players by victory points.
 from __future__ import annotations
 
 import pytest
-
-from civdsl.agents import make_agents
-from civdsl.api import load_program
-from civdsl.interpreter import Game
 from seeded_games import failure_of, failures
+
+from civdsl.api import load_program
+from civdsl.engine.agents import make_agents
+from civdsl.engine.interpreter import Game
 
 EDITION = "mega-empires-the-west"
 GAMES = 200

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.diagnostics import Span
-from civdsl.mapdata import BORDER_TYPES, load_map
+from civdsl.engine.mapdata import BORDER_TYPES, load_map
+from civdsl.language.diagnostics import Span
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "rulesets" / "mega-empires-the-west" / "data" / "map.json"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from civdsl.api import check_config, play
-from civdsl.cli import main
-from civdsl.config import load_config
-from civdsl.diagnostics import CivError
-from civdsl.loader import load_ruleset
+from civdsl.interfaces.cli import main
+from civdsl.language.config import load_config
+from civdsl.language.diagnostics import CivError
+from civdsl.language.loader import load_ruleset
 
 TINY = Path(__file__).parent / "data" / "rulesets" / "tiny"
 

@@ -42,7 +42,7 @@ def test_wheel_ships_every_source_ruleset_and_module(names):
     expected = {"civdsl/_rulesets/" + p.relative_to(ROOT / "rulesets").as_posix()
                 for p in (ROOT / "rulesets").rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     assert expected <= shipped
-    modules = {"civdsl/" + p.name for p in (ROOT / "civdsl").glob("*.py")}
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "civdsl").rglob("*.py")}
     assert modules <= set(names)
 
 
@@ -62,7 +62,7 @@ def test_installed_copy_finds_its_grammar_and_editions(wheel, tmp_path):
         z.extractall(site)
     env = {k: v for k, v in os.environ.items() if k != "CIVDSL_RULESETS"}
     env["PYTHONPATH"] = str(site)
-    probe = ("import civdsl, civdsl.parser as p, civdsl.editions as e;"
+    probe = ("import civdsl, civdsl.language.parser as p, civdsl.language.editions as e;"
              "print(civdsl.__file__);"
              "print(p.parse_text('param x = 1 + 2', 'x.civ').items[0].name);"
              "print(sorted(e.list_editions()))")

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from lark import Lark
 
-from civdsl import ast as A
-from civdsl.diagnostics import CivError, Span
-from civdsl.parser import grammar_text, parse_expr, parse_text
+from civdsl.language import ast as A
+from civdsl.language.diagnostics import CivError, Span
+from civdsl.language.parser import grammar_text, parse_expr, parse_text
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "civdsl.lark"
 

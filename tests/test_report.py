@@ -8,9 +8,9 @@ from pathlib import Path
 
 from sarif_pydantic import Sarif
 
-from civdsl.cli import main
-from civdsl.diagnostics import Diagnostic, Span
-from civdsl.report import to_github, to_sarif
+from civdsl.interfaces.cli import main
+from civdsl.interfaces.report import to_github, to_sarif
+from civdsl.language.diagnostics import Diagnostic, Span
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.agents import make_agents
 from civdsl.api import load_program
-from civdsl.interpreter import Game
+from civdsl.engine.agents import make_agents
+from civdsl.engine.interpreter import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITION = "roll-through-the-ages"

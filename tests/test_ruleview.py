@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from civdsl.cli import main
+from civdsl.interfaces.cli import main
 
 HOUSE = '''# cheaper cities and a richer Colossus
 extends "warp-spawn-solitaire"

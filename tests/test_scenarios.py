@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.cli import main
-from civdsl.diagnostics import CivError
-from civdsl.agents import RandomAgent, ScriptedAgent
-from civdsl.scenario import build_game, find_scenarios, load_scenario, run_scenario
+from civdsl.engine.agents import RandomAgent, ScriptedAgent
+from civdsl.interfaces.cli import main
+from civdsl.language.diagnostics import CivError
+from civdsl.tools.scenario import build_game, find_scenarios, load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = find_scenarios([str(ROOT / "rulesets"), str(ROOT / "examples")])

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from civdsl.agents import RandomAgent, ScriptedAgent, make_agents
 from civdsl.api import load_program
-from civdsl.interpreter import Game
+from civdsl.engine.agents import RandomAgent, ScriptedAgent, make_agents
+from civdsl.engine.interpreter import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITION = "warp-spawn-solitaire"
@@ -245,5 +245,5 @@ def test_every_log_event_names_its_rule(tmp_path):
 def test_interpreter_names_no_game_instance():
     names = re.compile(r"warp|famine|pestilence|pottery|egypt|epidemic|mysticism|astronomy|barbarian|pirate",
                        re.IGNORECASE)
-    for path in (ROOT / "civdsl").glob("*.py"):
+    for path in (ROOT / "civdsl").rglob("*.py"):
         assert not names.search(path.read_text(encoding="utf-8")), path

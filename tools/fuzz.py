@@ -22,14 +22,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from civdsl.agents import make_agents  # noqa: E402
-from civdsl.checker import check_paths  # noqa: E402
-from civdsl.compiler import compile_ruleset  # noqa: E402
-from civdsl.config import load_config  # noqa: E402
-from civdsl.diagnostics import CivError  # noqa: E402
-from civdsl.interpreter import Game  # noqa: E402
-from civdsl.loader import load_ruleset  # noqa: E402
-from civdsl.scenario import load_scenario, run_scenario  # noqa: E402
+from civdsl.compiler.compiler import compile_ruleset  # noqa: E402
+from civdsl.engine.agents import make_agents  # noqa: E402
+from civdsl.engine.interpreter import Game  # noqa: E402
+from civdsl.language.config import load_config  # noqa: E402
+from civdsl.language.diagnostics import CivError  # noqa: E402
+from civdsl.language.loader import load_ruleset  # noqa: E402
+from civdsl.tools.checker import check_paths  # noqa: E402
+from civdsl.tools.scenario import load_scenario, run_scenario  # noqa: E402
 
 TOKENS = ["{", "}", "(", ")", "[", "]", ",", ":", "=", "+=", "..", "if", "else", "for", "in", "let", "phase",
           "player", "none", "\"", "#", "99999999999999999999999999", "-1", "0", "chooses", "from", "to", "\\",

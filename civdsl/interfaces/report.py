@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
-from . import __version__
-from .diagnostics import Diagnostic, display_path, render_text
+from .. import __version__
+from ..language.diagnostics import Diagnostic, display_path, render_text
 
 FORMATS = ("text", "json", "github", "sarif")
 DOCS_URL = "https://civdsl.invalid/diagnostics/"

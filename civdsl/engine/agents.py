@@ -14,9 +14,9 @@ import random
 import sys
 from typing import Protocol
 
+from ..language.diagnostics import error
+from ..language.names import suggest
 from .builtins import fmt
-from .diagnostics import error
-from .names import suggest
 from .state import owner_name
 
 AGENT_NAMES = ("random", "heuristic", "human", "scripted")

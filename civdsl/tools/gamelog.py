@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import __version__
-from .agents import ScriptedAgent
-from .api import load_program, new_game
-from .config import GameConfig
-from .diagnostics import CivError, Span, error
-from .interpreter import Game
+from .. import __version__
+from ..api import load_program, new_game
+from ..engine.agents import ScriptedAgent
+from ..engine.interpreter import Game
+from ..language.config import GameConfig
+from ..language.diagnostics import CivError, Span, error
 
 FORMAT = "civdsl-log/1"
 MAX_LOG_BYTES = 200_000_000

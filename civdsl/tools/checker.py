@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import ast as A
-from .agents import RandomAgent
-from .api import allowed_players
-from .compiler import compile_ruleset
-from .diagnostics import CivError, Diagnostic
-from .interpreter import Game
-from .loader import load_ruleset
-from .parser import parse_file
+from ..api import allowed_players
+from ..compiler.compiler import compile_ruleset
+from ..engine.agents import RandomAgent
+from ..engine.interpreter import Game
+from ..language import ast as A
+from ..language.diagnostics import CivError, Diagnostic
+from ..language.loader import load_ruleset
+from ..language.parser import parse_file
 
 MAX_FILES = 2_000
 

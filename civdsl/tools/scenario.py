@@ -18,20 +18,20 @@ from typing import Any
 import yaml
 from jsonschema import Draft7Validator
 
-from .agents import RandomAgent, ScriptedAgent
-from .api import allowed_players, load_program
-from .builtins import fmt
-from .compiler import EndOfGame
-from .diagnostics import CivError, Diagnostic, Span, error
-from .interpreter import Game
-from .names import suggest
-from .parser import parse_expr
-from .state import NEUTRAL, NEUTRAL_NAME, Player, owner_name, to_jsonable
-from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems
+from ..api import allowed_players, load_program
+from ..compiler.compiler import EndOfGame
+from ..engine.agents import RandomAgent, ScriptedAgent
+from ..engine.builtins import fmt
+from ..engine.interpreter import Game
+from ..engine.state import NEUTRAL, NEUTRAL_NAME, Player, owner_name, to_jsonable
+from ..language.diagnostics import CivError, Diagnostic, Span, error
+from ..language.names import suggest
+from ..language.parser import parse_expr
+from ..language.yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems
 
 
 def scenario_schema() -> dict:
-    text = resources.files(__package__).joinpath("scenario.schema.json").read_text(encoding="utf-8")
+    text = resources.files("civdsl").joinpath("scenario.schema.json").read_text(encoding="utf-8")
     return json.loads(text)
 
 
@@ -287,7 +287,7 @@ def _run(game: Game, sc: Scenario) -> Any:
         return None
     if "call" in run:
         expr = parse_expr(run["call"], sc.span("run", "call"))
-        from .compiler import Compiler, Scope
+        from ..compiler.compiler import Compiler, Scope
         comp = Compiler(game.program.ruleset, game.program)
         comp._declare_globals()
         names = [f"P{i}" for i in range(1, len(game.state.players) + 1)]
@@ -302,8 +302,8 @@ def _run(game: Game, sc: Scenario) -> Any:
         try:
             return game.transaction(fn)
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
-            from .compiler import _py_error
-            from .values import RuleError
+            from ..compiler.compiler import _py_error
+            from ..engine.values import RuleError
             raise RuleError("RUN001", _py_error(exc), c.span) from None
     if "rounds" in run:
         for _ in range(run["rounds"]):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .diagnostics import Span, error
+from ..language.diagnostics import Span, error
 from .state import MapGraph
 
 MAX_MAP_BYTES = 5_000_000

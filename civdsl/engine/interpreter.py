@@ -11,9 +11,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..compiler.compiler import EndOfGame, Program, _combine
+from ..language.diagnostics import CivError, Span
 from .builtins import fmt, type_name
-from .compiler import EndOfGame, Program, _combine
-from .diagnostics import CivError, Span
 from .state import GameState, Player, ZoneRef, to_jsonable
 from .values import EVALUATE, FORCE, EntityObj, LazyField, RuleError
 
@@ -316,7 +316,7 @@ class Game:
         try:
             return fn(c)
         except _PY_ERRORS as exc:
-            from .compiler import _py_error
+            from ..compiler.compiler import _py_error
             message = _py_error(exc)
             hint = None
             if "none" in message and self._masks_something():
@@ -370,7 +370,7 @@ class Game:
 
     def _heuristic_span(self, tag: str) -> Span | None:
         if self._heuristic_spans is None:
-            from . import ast as A
+            from ..language import ast as A
             self._heuristic_spans = {d.name: d.span for d in self.rs.of(A.Heuristic)}
         return self._heuristic_spans.get(tag)
 
@@ -467,7 +467,7 @@ class Game:
             return fn(c)
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
                 OverflowError, RecursionError) as exc:
-            from .compiler import _py_error
+            from ..compiler.compiler import _py_error
             raise RuleError("RUN001", _py_error(exc), span) from None
 
     def _order(self, order, keys: list[Callable]) -> list[Player]:
@@ -711,7 +711,7 @@ def check_field(prog: Program, ent: EntityObj, kf, value, span: Span):
         if base == "ref":
             target = prog.entities.get(v) if isinstance(v, str) else None
             if target is None or target.kind != t[1]:
-                from .names import suggest
+                from ..language.names import suggest
                 guess = suggest(str(v), prog.by_kind.get(t[1], []))
                 raise RuleError("REF001", f"{where} names {t[1]} \"{fmt(v)}\", which does not exist", span,
                                 f"did you mean \"{guess}\"?" if guess else f"declare `{t[1]} \"{fmt(v)}\" {{ ... }}`")

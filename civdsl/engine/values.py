@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .diagnostics import CivError, Diagnostic, Span
+from ..language.diagnostics import CivError, Diagnostic, Span
 
 
 class RuleError(CivError):

@@ -11,14 +11,24 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from . import ast as A
-from .builtins import REGISTRY, fmt, type_name
-from .diagnostics import CivError, Diagnostic, Span
-from .loader import Ruleset, resolve_inside
-from .mapdata import load_map
-from .names import suggest
-from .state import Player, ZoneRef
-from .values import Builtin, Callable_, Die, EntityObj, IllegalAction, LazyField, RuleError, TableValue, field_value
+from ..engine.builtins import REGISTRY, fmt, type_name
+from ..engine.mapdata import load_map
+from ..engine.state import Player, ZoneRef
+from ..engine.values import (
+    Builtin,
+    Callable_,
+    Die,
+    EntityObj,
+    IllegalAction,
+    LazyField,
+    RuleError,
+    TableValue,
+    field_value,
+)
+from ..language import ast as A
+from ..language.diagnostics import CivError, Diagnostic, Span
+from ..language.loader import Ruleset, resolve_inside
+from ..language.names import suggest
 
 MAX_CALL_DEPTH = 64
 MAX_LOOP = 100_000

@@ -280,7 +280,7 @@ def _kind_of(c, name):
 def _zone(c, name):
     zones = c.game.state.zones
     if not isinstance(name, str) or name not in zones:
-        from .names import suggest
+        from ..language.names import suggest
         guess = suggest(str(name), list(zones))
         raise ValueError(f"no global zone `{fmt(name)}`" + (f" (did you mean `{guess}`?)" if guess else ""))
     return ZoneRef(None, name, zones[name])
@@ -324,7 +324,7 @@ def _board_area(c, area) -> str:
     if not isinstance(area, str):
         raise TypeError(f"an area is named by a text, not {type_name(area)}")
     if maps and not any(area in m.areas for m in maps.values()):
-        from .names import suggest
+        from ..language.names import suggest
         guess = suggest(area, [a for m in maps.values() for a in m.areas])
         raise ValueError(f"no map has an area \"{area}\"" + (f" (did you mean \"{guess}\"?)" if guess else ""))
     return area

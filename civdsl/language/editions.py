@@ -22,7 +22,7 @@ def rulesets_roots() -> list[Path]:
     for p in os.environ.get("CIVDSL_RULESETS", "").split(os.pathsep):
         if p:
             roots.append(Path(p))
-    roots.append(Path(__file__).resolve().parent.parent / "rulesets")
+    roots.append(Path(__file__).resolve().parents[2] / "rulesets")
     packaged = resources.files("civdsl").joinpath("_rulesets")
     if packaged.is_dir():
         roots.append(Path(str(packaged)))

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import ast as A
-from .builtins import REGISTRY
-from .state import Player, ZoneRef
+from ..engine.builtins import REGISTRY
+from ..engine.state import Player, ZoneRef
+from ..language import ast as A
 
 _SIMPLE_LITERALS = (int, float, str, bool, type(None))
 _COMPARE_OPS = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}

@@ -28,7 +28,7 @@ def grammar_text() -> str:
     packaged = resources.files("civdsl").joinpath("_grammar").joinpath("civdsl.lark")
     if packaged.is_file():
         return packaged.read_text(encoding="utf-8")
-    return (Path(__file__).resolve().parent.parent / "grammar" / "civdsl.lark").read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parents[2] / "grammar" / "civdsl.lark").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)

@@ -12,12 +12,12 @@ import json
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 
-from . import ast as A
-from .diagnostics import Span, display_path, error
-from .editions import find_edition, list_variants
-from .formatter import shape
-from .loader import Ruleset, load_ruleset
-from .names import suggest
+from ..language import ast as A
+from ..language.diagnostics import Span, display_path, error
+from ..language.editions import find_edition, list_variants
+from ..language.formatter import shape
+from ..language.loader import Ruleset, load_ruleset
+from ..language.names import suggest
 
 GROUPS = {"param": "Parameters", "phase": "Phases", "sequence": "Turn sequence", "procedure": "Procedures",
           "table": "Tables", "track": "Tracks (A.S.T.)", "victory": "Victory", "setup": "Set-up",
@@ -28,7 +28,7 @@ GROUPS = {"param": "Parameters", "phase": "Phases", "sequence": "Turn sequence",
 def load_target(target: str) -> Ruleset:
     """An edition name, a folder or entry `.civ` file, or a YAML game config (edition + options + house rules)."""
     if target.endswith((".yaml", ".yml")):
-        from .config import load_config
+        from ..language.config import load_config
         cfg = load_config(target)
         if not cfg.edition:
             raise error("CFG014", f"config `{target}` names no edition")

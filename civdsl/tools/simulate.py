@@ -11,12 +11,12 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from .agents import make_agents
-from .api import allowed_players, compile_entry
-from .compiler import Program
-from .config import GameConfig
-from .diagnostics import CivError, Diagnostic
-from .interpreter import Game
+from ..api import allowed_players, compile_entry
+from ..compiler.compiler import Program
+from ..engine.agents import make_agents
+from ..engine.interpreter import Game
+from ..language.config import GameConfig
+from ..language.diagnostics import CivError, Diagnostic
 
 
 def game_seeds(root: int, n: int) -> list[int]:

@@ -24,10 +24,9 @@ from .editions import house_rule_path
 from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems
 
 
-
 def config_schema() -> dict:
     """The config JSON Schema, read from the installed package so the wheel, the docs and `civdsl schema` agree."""
-    text = resources.files(__package__).joinpath("config.schema.json").read_text(encoding="utf-8")
+    text = resources.files("civdsl").joinpath("config.schema.json").read_text(encoding="utf-8")
     return json.loads(text)
 
 

@@ -10,9 +10,9 @@ import json
 import sys
 import traceback
 
-from . import __version__
-from . import ast as A
-from .diagnostics import CivError, Diagnostic, render_text
+from .. import __version__
+from ..language import ast as A
+from ..language.diagnostics import CivError, Diagnostic, render_text
 from .report import FORMATS, render
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -133,9 +133,10 @@ def _is_usage(diags: list[Diagnostic]) -> bool:
 
 
 def cmd_check(args) -> int:
-    from .checker import check_paths, entries
-    from .config import load_config
     from pathlib import Path
+
+    from ..language.config import load_config
+    from ..tools.checker import check_paths, entries
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         print(f"civdsl check: no such file or folder: {', '.join(missing)}", file=sys.stderr)
@@ -145,14 +146,15 @@ def cmd_check(args) -> int:
     configs = [p for p in args.paths if p.endswith((".yaml", ".yml"))]
     for path in configs:
         try:
-            from .api import check_config
+            from ..api import check_config
             diags.extend(check_config(load_config(path)))
         except CivError as exc:
             diags.extend(exc.diagnostics)
     simulated = []
     if args.simulate and not any(d.severity == "error" for d in diags):
         from pathlib import Path
-        from .simulate import simulate
+
+        from ..tools.simulate import simulate
         for entry in entries(civ):
             found, ok, edition = simulate(entry, args.simulate, args.seed, Path(args.log_dir), args.jobs)
             diags.extend(found)
@@ -184,7 +186,7 @@ def summary_line(n: int, rows: list[dict], width: int = SUMMARY_WIDTH) -> str:
 
     A record's texts are shown alone (they read as names), other fields as `key value`; a
     non-record summary is shown as its value."""
-    from .builtins import fmt
+    from ..engine.builtins import fmt
 
     def cells(row: dict) -> list[str]:
         out = [row["player"]]
@@ -210,10 +212,10 @@ def summary_line(n: int, rows: list[dict], width: int = SUMMARY_WIDTH) -> str:
 
 
 def cmd_play(args) -> int:
-    from .api import new_game
-    from .config import GameConfig, load_config, merge_cli
-    from .gamelog import write_log
-    from .builtins import fmt
+    from ..api import new_game
+    from ..engine.builtins import fmt
+    from ..language.config import GameConfig, load_config, merge_cli
+    from ..tools.gamelog import write_log
     path = args.config_opt or args.config
     cfg = load_config(path) if path else GameConfig()
     agents = args.agents.split(",") if args.agents else None
@@ -246,7 +248,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from .scenario import run_paths
+    from ..tools.scenario import run_paths
     outcomes, diags = run_paths(args.paths, args.edition)
     failed = [o for o in outcomes if not o.passed]
     if args.format in ("github", "sarif"):
@@ -284,8 +286,9 @@ def _failure_diagnostic(outcome) -> Diagnostic:
 def cmd_fmt(args) -> int:
     import difflib
     from pathlib import Path
-    from .checker import civ_files
-    from .formatter import format_file_text
+
+    from ..language.formatter import format_file_text
+    from ..tools.checker import civ_files
     files, diags = civ_files(args.paths)
     changed = []
     for f in files:
@@ -317,35 +320,35 @@ def cmd_fmt(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from .ruleview import explain, load_target
+    from ..tools.ruleview import explain, load_target
     print(explain(load_target(args.target), args.rule), end="")
     return EXIT_OK
 
 
 def cmd_diff(args) -> int:
-    from .ruleview import diff, load_target, render_diff
+    from ..tools.ruleview import diff, load_target, render_diff
     a, b = load_target(args.a), load_target(args.b)
     print(render_diff(a, b, diff(a, b), args.format, (args.a, args.b), args.summary), end="")
     return EXIT_OK
 
 
 def cmd_replay(args) -> int:
-    from .gamelog import replay
+    from ..tools.gamelog import replay
     ok, message = replay(args.log)
     print(("OK: " if ok else "MISMATCH: ") + message)
     return EXIT_OK if ok else EXIT_FINDINGS
 
 
 def cmd_schema(args) -> int:
-    from .config import schema_text
+    from ..language.config import schema_text
     print(schema_text())
     return EXIT_OK
 
 
 def cmd_list(args) -> int:
-    from .editions import list_editions, list_variants
-    from .loader import load_ruleset
-    from .parser import parse_file
+    from ..language.editions import list_editions, list_variants
+    from ..language.loader import load_ruleset
+    from ..language.parser import parse_file
     print("editions:")
     for name, entry in sorted(list_editions().items()):
         try:
