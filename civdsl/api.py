@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .compiler.compiler import Program, compile_ruleset
+from .compiler.compiler import compile_ruleset
 from .engine.agents import make_agents, with_presets
 from .engine.interpreter import Game, GameResult
+from .engine.program import Program
 from .language import ast as A
 from .language.config import GameConfig
 from .language.diagnostics import CivError, Diagnostic, error

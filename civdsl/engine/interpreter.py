@@ -6,14 +6,15 @@ decisions; what they mean comes from the ruleset.
 """
 from __future__ import annotations
 
-import random
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..compiler.compiler import EndOfGame, Program, _combine
 from ..language.diagnostics import CivError, Span
 from .builtins import fmt, type_name
+from .program import Program
+from .rng import REBASE_WORDS, GameRandom
+from .runtime import EndOfGame, combine, py_error
 from .state import GameState, Player, ZoneRef, to_jsonable
 from .values import EVALUATE, FORCE, EntityObj, LazyField, RuleError
 
@@ -24,10 +25,11 @@ HARD_ROUND_CAP = 10_000
 class Ctx:
     """The running context handed to every compiled closure."""
 
-    __slots__ = ("game", "locals", "span", "steps", "depth", "budget", "memo")
+    __slots__ = ("game", "state", "locals", "span", "steps", "depth", "budget", "memo")
 
     def __init__(self, game: "Game", budget: int):
         self.game = game
+        self.state = game.state
         self.locals: dict[str, Any] = {}
         self.span: Span | None = None
         self.steps = 0
@@ -36,7 +38,7 @@ class Ctx:
         self.memo: dict | None = None  # procedure results, kept while an agent scores one decision
 
 
-@dataclass
+@dataclass(slots=True)
 class Decision:
     """A question to one player's agent: the legal options were computed by the rule."""
 
@@ -75,9 +77,10 @@ class Game:
                  max_rounds: int | None = None, budget: int = DEFAULT_STEP_BUDGET,
                  check_invariants: bool = False,
                  on_round: Callable[[int, list[dict]], None] | None = None):
+        program.build()
         self.program = program
         self.rs = program.ruleset
-        self.state = GameState([Player(i, f"P{i + 1}") for i in range(num_players)], rng=random.Random(seed))
+        self.state = GameState([Player(i, f"P{i + 1}") for i in range(num_players)], rng=GameRandom(seed))
         self.agents = agents
         for p, a in zip(self.state.players, agents):
             p.agent = getattr(a, "name", "")
@@ -159,7 +162,7 @@ class Game:
         store = p.counters
         if name in store:
             old = store[name]
-            new = value if op == "=" else _combine(op, old, value)
+            new = value if op == "=" else combine(op, old, value)
             if type(new) is int:  # the common case, clamped inline
                 lo, hi = self.program.bounds.get(("player", name), _NO_BOUNDS)
                 if lo is not None and new < lo:
@@ -238,7 +241,7 @@ class Game:
             raise RuleError("RUN023", f"{self.no_random} may not use randomness (it would change the game's dice)",
                             self.c.span, "compute it from the state only")
         if self.journal is not None and not self._rng_saved:
-            self.journal.append((_RNG, None, self.state.rng.getstate()))
+            self.journal.append((_RNG, None, self.state.rng.bookmark()))
             self._rng_saved = True
         return self.state.rng
 
@@ -246,7 +249,7 @@ class Game:
         """Undo a failed step: values, zones, pieces, skips, the random stream and its log events."""
         for store, key, old in reversed(journal):
             if store is _RNG:
-                self.state.rng.setstate(old)
+                self.state.rng.rewind(old)
             elif key is None:
                 store[:] = old
             elif key is _SKIPS:
@@ -258,6 +261,8 @@ class Game:
     def transaction(self, fn: Callable):
         """Run `fn(ctx)` all or nothing: if a rule fails, the state is as before the call."""
         outer, outer_saved = self.journal, self._rng_saved
+        if outer is None and self.state.rng.words > REBASE_WORDS:
+            self.state.rng.rebase()
         self.journal, self._rng_saved, events = [], False, len(self.events)
         failed = False
         try:
@@ -316,8 +321,7 @@ class Game:
         try:
             return fn(c)
         except _PY_ERRORS as exc:
-            from ..compiler.compiler import _py_error
-            message = _py_error(exc)
+            message = py_error(exc)
             hint = None
             if "none" in message and self._masks_something():
                 hint = ("a heuristic sees only what its player sees: the items of other players' `owner` "
@@ -467,8 +471,7 @@ class Game:
             return fn(c)
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError,
                 OverflowError, RecursionError) as exc:
-            from ..compiler.compiler import _py_error
-            raise RuleError("RUN001", _py_error(exc), span) from None
+            raise RuleError("RUN001", py_error(exc), span) from None
 
     def _order(self, order, keys: list[Callable]) -> list[Player]:
         players = list(self.state.players)
@@ -676,12 +679,12 @@ class Game:
 _NO_BOUNDS = (None, None)
 _PY_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError, OverflowError,
               RecursionError)
-_RNG = object()    # journal marker: the random stream's state
+_RNG = object()    # journal marker: the random stream's bookmark
 _SKIPS = object()  # journal marker: the set of skipped phases
 
 
 def _apply(op: str, old, value):
-    return value if op == "=" else _combine(op, old, value)
+    return value if op == "=" else combine(op, old, value)
 
 
 def check_field(prog: Program, ent: EntityObj, kf, value, span: Span):

@@ -7,9 +7,10 @@ what one player may not see.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any, Iterator
+
+from .rng import GameRandom
 
 
 class Player:
@@ -190,7 +191,7 @@ class GameState:
     zones: dict[str, list] = field(default_factory=dict)
     maps: dict[str, MapGraph] = field(default_factory=dict)
     pieces: Pieces = field(default_factory=Pieces)
-    rng: random.Random = field(default_factory=random.Random)
+    rng: GameRandom = field(default_factory=GameRandom)
     round: int = 0
     phase: str = ""
     step: str = ""

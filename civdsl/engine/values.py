@@ -70,10 +70,11 @@ class EntityObj:
 
 @dataclass(eq=False)
 class Callable_:
-    """A procedure or an entity's block: parameters and a compiled body."""
+    """A procedure or a thing's block as a value: its parameters and its compiled function, called as
+    `fn(ctx, call_site_span, *args)` (None until the program is built)."""
     name: str
     params: list[str]
-    body: Callable | None
+    fn: Callable | None
     span: Span
     this: str | None = None
 

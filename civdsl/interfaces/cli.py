@@ -348,7 +348,7 @@ def cmd_schema(args) -> int:
 def cmd_list(args) -> int:
     from ..language.editions import list_editions, list_variants
     from ..language.loader import load_ruleset
-    from ..language.parser import parse_file
+    from ..language.parse_cache import parse_file
     print("editions:")
     for name, entry in sorted(list_editions().items()):
         try:

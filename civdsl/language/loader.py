@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import ast as A
 from .diagnostics import CivError, Diagnostic, Span, error
-from .parser import parse_file
+from .parse_cache import parse_file
 
 MAX_FILES = 200
 

@@ -18,7 +18,7 @@ from ..engine.interpreter import Game
 from ..language import ast as A
 from ..language.diagnostics import CivError, Diagnostic
 from ..language.loader import load_ruleset
-from ..language.parser import parse_file
+from ..language.parse_cache import parse_file
 
 MAX_FILES = 2_000
 

@@ -19,11 +19,13 @@ import yaml
 from jsonschema import Draft7Validator
 
 from ..api import allowed_players, load_program
-from ..compiler.compiler import EndOfGame
+from ..compiler.compiler import compile_expression
 from ..engine.agents import RandomAgent, ScriptedAgent
 from ..engine.builtins import fmt
 from ..engine.interpreter import Game
+from ..engine.runtime import EndOfGame, py_error
 from ..engine.state import NEUTRAL, NEUTRAL_NAME, Player, owner_name, to_jsonable
+from ..engine.values import RuleError
 from ..language.diagnostics import CivError, Diagnostic, Span, error
 from ..language.names import suggest
 from ..language.parser import parse_expr
@@ -287,14 +289,8 @@ def _run(game: Game, sc: Scenario) -> Any:
         return None
     if "call" in run:
         expr = parse_expr(run["call"], sc.span("run", "call"))
-        from ..compiler.compiler import Compiler, Scope
-        comp = Compiler(game.program.ruleset, game.program)
-        comp._declare_globals()
         names = [f"P{i}" for i in range(1, len(game.state.players) + 1)]
-        fn = comp.expr(expr, Scope(names))
-        errors = [d for d in comp.diags if d.severity == "error"]
-        if errors:
-            raise CivError(errors)
+        fn = compile_expression(game.program, expr, names)
         c = game.c
         c.locals = {n: p for n, p in zip(names, game.state.players)}
         c.span = sc.span("run", "call")
@@ -302,9 +298,7 @@ def _run(game: Game, sc: Scenario) -> Any:
         try:
             return game.transaction(fn)
         except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
-            from ..compiler.compiler import _py_error
-            from ..engine.values import RuleError
-            raise RuleError("RUN001", _py_error(exc), c.span) from None
+            raise RuleError("RUN001", py_error(exc), c.span) from None
     if "rounds" in run:
         for _ in range(run["rounds"]):
             if game.play_round():

@@ -12,9 +12,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ..api import allowed_players, compile_entry
-from ..compiler.compiler import Program
 from ..engine.agents import make_agents
 from ..engine.interpreter import Game
+from ..engine.program import Program
 from ..language.config import GameConfig
 from ..language.diagnostics import CivError, Diagnostic
 

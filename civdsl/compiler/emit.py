@@ -1,0 +1,511 @@
+"""Statements and expressions of the rule language, checked and written as Python source.
+
+One pass over the syntax tree does both jobs: it resolves every name (reporting unknown names, wrong
+arity and misuse of declarations as diagnostics) and writes the Python text of the function the rule
+becomes. Rule locals are Python locals (`v_NAME`), control flow is Python's own, and each statement
+first records its span (provenance for the log) and counts against the step budget.
+
+Evaluation order is the language's: left to right, short-circuit `and`/`or`, the operands of a
+statement in the order the interpreter has always used (see `s_ZoneOp`).
+"""
+from __future__ import annotations
+
+from ..engine.builtins import REGISTRY
+from ..engine.runtime import LOCAL_PREFIX
+from ..language import ast as A
+from ..language.diagnostics import Span
+from .module import FunctionCode, ModuleBuilder
+
+OUTLINE_DEPTH = 30   # deeper subexpressions become functions of their own (Python's parser nests ~200 deep)
+MAX_LOOP_NESTING = 15  # Python allows 20 nested blocks per function; the function itself uses some
+_SIMPLE_LITERALS = (int, str, bool, type(None))
+_COMPARE_OPS = {"==", "!=", "<", ">", "<=", ">="}
+BUILTIN_GLOBALS = ("players", "player", "round", "num_players", "this", "option")
+
+
+class Scope:
+    """Local names of one procedure, step or expression (function-level, like Python), and which of
+    them the code written so far reads."""
+
+    def __init__(self, names=()):
+        self.names = set(names)
+        self.read: set[str] = set()
+
+
+def local(name: str) -> str:
+    return LOCAL_PREFIX + name
+
+
+class Emitter:
+    """Writes the functions of one compile unit for a `Compiler` (which owns names and diagnostics)."""
+
+    def __init__(self, comp, module: ModuleBuilder):
+        self.comp = comp
+        self.mod = module
+        self.fn: FunctionCode | None = None
+        self.loops = 0      # loops around the statement being written (break/continue; Python's block limit)
+        self.depth = 0      # nesting of the expression being written (outlining)
+        self.kind = "step"  # what the current function is: procedure | step | expression
+
+    # -- whole functions ----------------------------------------------------------------------------------
+    def procedure(self, name: str, params: list[str], body: list[A.Stmt], span: Span, callable_const: str,
+                  this: str | None = None, fname: str | None = None) -> str:
+        """A procedure or a thing's block: `fn(c, site, *args)`; results remembered while an agent scores
+        a decision (`c.memo`), calls nested at most MAX_CALL_DEPTH deep, the caller's span restored."""
+        scope = Scope(params + (["this"] if this is not None else []))
+        fn = self.mod.function("_p", ["c", "_site"] + [local(p) for p in params], span, fname)
+        args = "".join(local(p) + ", " for p in params)
+        pre = [
+            "_memo = c.memo",
+            "_key = None",
+            "if _memo is not None:",
+            f"    _key, _r = _memo_lookup(_memo, {callable_const}, ({args}))",
+            "    if _r is not _UNSET:",
+            "        return _r",
+            f"if c.depth >= _MAX_DEPTH: raise _too_deep({name!r}, _site)",
+            "c.depth += 1",
+            "_span = c.span",
+            "try:",
+        ]
+        for line in pre:
+            fn.add(0, line, span)
+        if this is not None:
+            fn.add(1, f"{local('this')} = {this!r}", span)
+        self._body(fn, "procedure", body, scope, 1)
+        fn.add(1, "if _key is not None: _memo[_key] = None", span)
+        self._except(fn, span, 0)
+        fn.add(0, "finally:", span)
+        fn.add(1, "c.depth -= 1", span)
+        fn.add(1, "c.span = _span", span)
+        return fn.name
+
+    def step(self, body: list[A.Stmt], names: list[str], span: Span) -> str:
+        """A phase step or the set-up: `fn(c)`, its locals (`player`) handed in through `c.locals`."""
+        scope = Scope(names)
+        fn = self.mod.function("_st", ["c"], span)
+        for n in names:
+            fn.add(0, f"{local(n)} = c.locals[{n!r}]", span)
+        fn.add(0, "try:", span)
+        self._body(fn, "step", body, scope, 1)
+        self._except(fn, span, 0)
+        return fn.name
+
+    def expression(self, e: A.Expr, names: list[str]) -> str:
+        """An expression outside statements (parameters, conditions, order keys, victory fields,
+        heuristics...): `fn(c)`, its locals read from `c.locals`; errors are reported by the caller."""
+        scope = Scope(names)
+        saved = (self.fn, self.kind, self.depth)
+        fn = self.mod.function("_x", ["c"], getattr(e, "span", None))
+        self.fn, self.kind, self.depth = fn, "expression", 0
+        try:
+            text = self.expr(e, scope)
+        finally:
+            self.fn, self.kind, self.depth = saved
+        for n in sorted(scope.read):
+            fn.add(0, f"{local(n)} = c.locals[{n!r}]", fn.span)
+        fn.add(0, f"return {text}", fn.span)
+        return fn.name
+
+    def _body(self, fn: FunctionCode, kind: str, body: list[A.Stmt], scope: Scope, depth: int) -> None:
+        saved = (self.fn, self.kind, self.loops)
+        self.fn, self.kind, self.loops = fn, kind, 0
+        try:
+            self.block(body, scope, depth)
+        finally:
+            self.fn, self.kind, self.loops = saved
+
+    def _except(self, fn: FunctionCode, span: Span, depth: int) -> None:
+        fn.add(depth, "except _PY_ERRORS as _e:", span)
+        fn.add(depth + 1, f"raise _error_at(_e, {self.mod.spans_name}) from None", span)
+
+    def _outline(self, e: A.Expr, scope: Scope) -> str:
+        """A subexpression as a function of its own, called with the locals it reads: keeps generated
+        expressions shallow, and lets a comprehension's source use temporaries."""
+        inner = Scope(scope.names)
+        saved = (self.fn, self.depth)
+        fn = self.mod.function("_o", [], getattr(e, "span", None))
+        self.fn, self.depth = fn, 0
+        try:
+            text = self.expr(e, inner)
+        finally:
+            self.fn, self.depth = saved
+        used = sorted(inner.read)
+        scope.read.update(used)
+        fn.params = ["c"] + [local(n) for n in used]
+        fn.add(0, f"return {text}", fn.span)
+        return f"{fn.name}(c{''.join(', ' + local(n) for n in used)})"
+
+    # -- statements -----------------------------------------------------------------------------------------
+    def block(self, stmts: list[A.Stmt], scope: Scope, depth: int) -> None:
+        if not stmts:
+            self.fn.add(depth, "pass", None)
+        for s in stmts:
+            self.stmt(s, scope, depth)
+
+    def stmt(self, s: A.Stmt, scope: Scope, depth: int) -> None:
+        fn, span = self.fn, s.span
+        sname = self.mod.span(span)
+        fn.add(depth, f"c.span = {sname}; c.steps += 1", span)
+        fn.add(depth, f"if c.steps > c.budget: raise _over_budget(c, {sname})", span)
+        getattr(self, "s_" + type(s).__name__)(s, scope, depth)
+
+    def line(self, depth: int, text: str, span: Span) -> None:
+        self.fn.add(depth, text, span)
+
+    def s_Let(self, s: A.Let, scope: Scope, depth: int):
+        comp = self.comp
+        if s.name in comp.globals or s.name in REGISTRY:
+            comp.err("NAM001", f"`let {s.name}` would hide the {comp.globals.get(s.name, 'built-in')} `{s.name}`",
+                     s.span, "choose another local name")
+        value = self.expr(s.value, scope)
+        scope.names.add(s.name)
+        self.line(depth, f"{local(s.name)} = {value}", s.span)
+
+    def s_Assign(self, s: A.Assign, scope: Scope, depth: int):
+        comp, t, op = self.comp, s.target, s.op
+        if isinstance(t, A.Name):
+            n = t.id
+            if n in scope.names:
+                scope.read.add(n)
+                value = self.expr(s.value, scope)
+                self.line(depth, f"{local(n)} = {self._combine(op, local(n), value)}", s.span)
+                return
+            kind = comp.globals.get(n)
+            comp.used.add(n)
+            if kind in ("counter", "var", "param"):
+                value = self.expr(s.value, scope)
+                self.line(depth, f"c.game.set_global({n!r}, {op!r}, {value})", s.span)
+                return
+            guess = None if kind else comp.did_you_mean(
+                n, [g for g, k in comp.globals.items() if k in ("counter", "var", "param")] + list(scope.names))
+            comp.err("NAM002", f"cannot assign to `{n}`" + (f": it is a {kind}" if kind else ": unknown name"),
+                     t.span, guess or "declare it with `let` (a local) or `global var`/`global counter` (game state)")
+            return
+        value_first = None
+        obj = self.expr(t.obj, scope)
+        if isinstance(t, A.Index):
+            key = self.expr(t.key, scope)
+            value_first = self.expr(s.value, scope)
+            self.line(depth, f"_set_index(c, {obj}, {key}, {op!r}, {value_first})", s.span)
+            return
+        name = t.name
+        comp.used.add(name)
+        if name not in comp.player_fields:
+            comp.err("NAM003", f"no player counter or variable `{name}`", t.span,
+                     comp.did_you_mean(name, comp.player_fields) or
+                     "declare it: `player counter NAME = 0` or `player var NAME = none`")
+        elif comp.player_fields[name] == "zone":
+            comp.err("NAM004", f"`{name}` is a zone and cannot be assigned", t.span,
+                     "use `add`, `remove` or `move` to change a zone")
+        value = self.expr(s.value, scope)
+        self.line(depth, f"_set_field(c, {obj}, {name!r}, {op!r}, {value})", s.span)
+
+    def _combine(self, op: str, old: str, value: str) -> str:
+        if op == "=":
+            return value
+        if op == "-=":
+            return f"{old} - {value}"
+        a, b = self.temp(), self.temp()
+        return f"({a} + {b} if (type({a} := {old}) is int) & (type({b} := {value}) is int) else _add({a}, {b}))"
+
+    def s_If(self, s: A.If, scope: Scope, depth: int):
+        for i, (cond, body) in enumerate(s.branches):
+            test = self.expr(cond, scope)
+            self.line(depth, f"{'if' if i == 0 else 'elif'} {test}:", s.span)
+            self.block(body, scope, depth + 1)
+        if s.orelse:
+            self.line(depth, "else:", s.span)
+            self.block(s.orelse, scope, depth + 1)
+
+    def _loop(self, s, body: list[A.Stmt], scope: Scope, depth: int) -> None:
+        if self.loops >= MAX_LOOP_NESTING:
+            self.comp.err("SYN013", f"loops nest more than {MAX_LOOP_NESTING} deep", s.span,
+                          "move the inner loops into a procedure")
+        self.loops += 1
+        try:
+            self.block(body, scope, depth + 1)
+        finally:
+            self.loops -= 1
+
+    def s_For(self, s: A.For, scope: Scope, depth: int):
+        source = self.expr(s.iterable, scope)
+        scope.names.add(s.var)
+        self.line(depth, f"for {local(s.var)} in _iterable({source}):", s.span)
+        self._loop(s, s.body, scope, depth)
+
+    def s_Repeat(self, s: A.Repeat, scope: Scope, depth: int):
+        count = self.expr(s.count, scope)
+        self.line(depth, f"for {self.temp()} in range(_repeat_count({count})):", s.span)
+        self._loop(s, s.body, scope, depth)
+
+    def s_While(self, s: A.While, scope: Scope, depth: int):
+        n, sname = self.temp(), self.mod.span(s.span)
+        cond = self.expr(s.cond, scope)
+        self.line(depth, f"{n} = 0", s.span)
+        self.line(depth, f"while {cond}:", s.span)
+        self.line(depth + 1, f"{n} += 1", s.span)
+        self.line(depth + 1, f"if {n} > _MAX_LOOP: raise _loop_overflow({sname})", s.span)
+        self._loop(s, s.body, scope, depth)
+
+    def s_Break(self, s, scope, depth):
+        self._jump(s, "break", "`break` leaves the innermost for/repeat/while", depth)
+
+    def s_Continue(self, s, scope, depth):
+        self._jump(s, "continue", "`continue` goes on with the innermost for/repeat/while", depth)
+
+    def _jump(self, s, word: str, hint: str, depth: int) -> None:
+        if not self.loops:
+            self.comp.err("SYN012", f"`{word}` outside a loop", s.span, hint)
+            self.line(depth, "return None", s.span)  # (never run: the ruleset has an error)
+            return
+        self.line(depth, word, s.span)
+
+    def s_Return(self, s: A.Return, scope: Scope, depth: int):
+        value = self.expr(s.value, scope)
+        if self.kind != "procedure":
+            self.line(depth, value, s.span)  # evaluated (it may act), then the step ends
+            self.line(depth, "return None", s.span)
+            return
+        self.line(depth, f"_r = {value}", s.span)
+        self.line(depth, "if _key is not None: _memo[_key] = _fresh(_r)", s.span)
+        self.line(depth, "return _r", s.span)
+
+    def s_ExprStmt(self, s: A.ExprStmt, scope: Scope, depth: int):
+        self.line(depth, self.expr(s.expr, scope), s.span)
+
+    def s_Log(self, s: A.Log, scope: Scope, depth: int):
+        parts = "".join((repr(p) if isinstance(p, str) else f"_fmt({self.expr(p, scope)})") + ", " for p in s.parts)
+        self.line(depth, f"if c.game.logging or c.game.echo: c.game.narrate(''.join(({parts})))", s.span)
+
+    def s_ZoneOp(self, s: A.ZoneOp, scope: Scope, depth: int):
+        op = s.op
+        item = self.expr(s.item, scope) if s.item is not None else None
+        src = self.expr(s.source, scope) if s.source is not None else None
+        dst = self.expr(s.dest, scope) if s.dest is not None else None
+        if op == "add":  # the destination is read first, then the item
+            z = self.temp()
+            self.line(depth, f"{z} = _as_zone({dst}, 'add', 'destination')", s.span)
+            self.line(depth, f"c.game.zone_add({z}, {item})", s.span)
+        elif op == "remove":
+            self.line(depth, f"c.game.zone_remove(_as_zone({src}, 'remove', 'source'), {item})", s.span)
+        elif op == "move":  # the item first, then the source and the destination
+            x = self.temp()
+            self.line(depth, f"{x} = {item}", s.span)
+            self.line(depth, f"c.game.zone_move(_as_zone({src}, 'move', 'source'), "
+                             f"_as_zone({dst}, 'move', 'destination'), {x})", s.span)
+        else:
+            self.line(depth, f"c.game.zone_shuffle(_as_zone({src}, {op!r}, 'zone'))", s.span)
+
+    def s_Skip(self, s: A.Skip, scope: Scope, depth: int):
+        phases = self.comp.phase_names
+        if s.phase not in phases:
+            self.comp.err("UNK003", f"unknown phase `{s.phase}`", s.span, self.comp.did_you_mean(s.phase, phases))
+        self.line(depth, f"c.game.skip({s.phase!r})", s.span)
+
+    def s_Fail(self, s: A.Fail, scope: Scope, depth: int):
+        self.line(depth, f"raise _IllegalAction('RUN030', {s.message!r}, {self.mod.span(s.span)})", s.span)
+
+    def s_EndGame(self, s, scope, depth):
+        self.line(depth, "raise _EndOfGame()", s.span)
+
+    # -- expressions ----------------------------------------------------------------------------------------
+    def temp(self) -> str:
+        return self.mod.fresh("_t")
+
+    def expr(self, e: A.Expr, scope: Scope) -> str:
+        """Python source for the expression; names are checked and diagnostics recorded on the way."""
+        if self.depth >= OUTLINE_DEPTH and self.fn is not None:
+            return self._outline(e, scope)
+        self.depth += 1
+        try:
+            return getattr(self, "e_" + type(e).__name__)(e, scope)
+        finally:
+            self.depth -= 1
+
+    def _name_or_temp(self, src: str) -> tuple[str, str]:
+        """(what to test and read, what to evaluate first): a local is read twice; anything else once."""
+        if src.startswith(LOCAL_PREFIX) and src.isidentifier():
+            return src, src
+        t = self.temp()
+        return t, f"({t} := {src})"
+
+    def e_Literal(self, e: A.Literal, scope):
+        v = e.value
+        if isinstance(v, str):
+            self.comp.strings.add(v)
+        if type(v) in _SIMPLE_LITERALS or (type(v) is float and v == v and v not in (float("inf"), -float("inf"))):
+            return repr(v)
+        return self.mod.const(v)
+
+    def e_Name(self, e: A.Name, scope: Scope):
+        n, comp = e.id, self.comp
+        if n in scope.names:
+            scope.read.add(n)
+            return local(n)
+        kind = comp.globals.get(n)
+        prog = comp.prog
+        if kind:
+            comp.used.add(n)
+        if kind == "counter":
+            return f"c.state.counters[{n!r}]"
+        if kind in ("var", "param", "track"):
+            return f"c.state.vars[{n!r}]"
+        if kind == "zone":
+            return f"_ZoneRef(None, {n!r}, c.state.zones[{n!r}])"
+        if kind == "die":
+            return self.mod.const(prog.dice[n])
+        if kind == "table":
+            return self.mod.const(prog.tables[n])
+        if kind == "procedure":
+            return self.mod.const(prog.procedures[n])
+        if kind == "map":
+            return repr(n)
+        if n == "players":
+            return "list(c.state.players)"
+        if n == "num_players":
+            return "len(c.state.players)"
+        if n == "round":
+            return "c.state.round"
+        if n in REGISTRY:
+            return self.mod.const(REGISTRY[n])
+        candidates = list(comp.globals) + list(scope.names) + list(REGISTRY) + ["players", "round", "num_players"]
+        if n in ("player", "option", "this"):
+            hint = f"`{n}` is only bound inside " + {"player": "phases, victory fields and heuristics",
+                                                     "option": "heuristics", "this": "an entity's blocks"}[n]
+        else:
+            hint = comp.did_you_mean(n, candidates)
+        comp.err("UNK001", f"unknown name `{n}`", e.span, hint)
+        return "None"
+
+    def e_ListLit(self, e: A.ListLit, scope):
+        return "[" + ", ".join(self.expr(i, scope) for i in e.items) + "]"
+
+    def e_RecordLit(self, e: A.RecordLit, scope):
+        return "{" + ", ".join(f"{k!r}: {self.expr(v, scope)}" for k, v in zip(e.keys, e.values)) + "}"
+
+    def e_Comprehension(self, e: A.Comprehension, scope: Scope):
+        source = self.expr(e.iterable, scope)
+        if ":=" in source:  # Python forbids assignment expressions in a comprehension's source
+            source = self._outline(e.iterable, scope)
+        had = e.var in scope.names
+        was_read = e.var in scope.read
+        scope.names.add(e.var)
+        try:
+            body = self.expr(e.expr, scope)
+            cond = f" if {self.expr(e.cond, scope)}" if e.cond is not None else ""
+        finally:
+            if not had:
+                scope.names.discard(e.var)
+            if not was_read:
+                scope.read.discard(e.var)  # the comprehension's own variable is not read from outside
+        return f"[{body} for {local(e.var)} in _iterable({source}){cond}]"
+
+    def e_Attr(self, e: A.Attr, scope: Scope):
+        comp, name = self.comp, e.name
+        obj = self.expr(e.obj, scope)
+        comp.used.add(name)
+        kind = comp.player_fields.get(name)
+        test, first = self._name_or_temp(obj)
+        if kind in ("counter", "var"):  # a player's field, or a record's key of the same name
+            store = "counters" if kind == "counter" else "vars"
+            return (f"({test}.{store}[{name!r}] if type({first}) is _Player else {test}[{name!r}] "
+                    f"if type({test}) is dict else _get_attr(_prog, {test}, {name!r}))")
+        if kind == "zone":
+            return (f"(_ZoneRef({test}, {name!r}, {test}.zones[{name!r}]) if type({first}) is _Player "
+                    f"else _get_attr(_prog, {test}, {name!r}))")
+        if isinstance(e.obj, A.Literal):
+            return f"_get_attr(_prog, {obj}, {name!r})"
+        return f"({test}[{name!r}] if type({first}) is dict else _get_attr(_prog, {test}, {name!r}))"
+
+    def e_Index(self, e: A.Index, scope):
+        return f"_get_index({self.expr(e.obj, scope)}, {self.expr(e.key, scope)}, _prog)"
+
+    def e_Call(self, e: A.Call, scope: Scope):
+        comp, span = self.comp, e.span
+        if isinstance(e.func, A.Name) and e.func.id not in scope.names:
+            n = e.func.id
+            if n in REGISTRY:
+                b = REGISTRY[n]
+                lo, hi = b.arity
+                if not lo <= len(e.args) <= hi:
+                    want = str(lo) if lo == hi else f"{lo} to {hi}"
+                    comp.err("ARG001", f"`{n}` takes {want} argument{'s' if hi != 1 else ''}, got {len(e.args)}",
+                             span)
+                args = [self.expr(a, scope) for a in e.args]
+                if n == "get" and len(args) == 3:
+                    return f"_record_get(c, {', '.join(args)})"
+                return f"{self.mod.const(b.fn, '_b')}(c{''.join(', ' + a for a in args)})"
+            if comp.globals.get(n) == "procedure":
+                comp.used.add(n)
+                decl = comp.procedure_decls[n]
+                if len(decl.params) != len(e.args):
+                    comp.err("ARG001", f"procedure `{n}` takes {len(decl.params)} arguments, got {len(e.args)}",
+                             span, related=[(decl.span, "declared here")])
+                args = [self.expr(a, scope) for a in e.args]
+                if len(decl.params) != len(e.args):
+                    return "None"
+                fname = comp.prog.procedure_functions[n]
+                return f"{fname}(c, {self.mod.span(span)}{''.join(', ' + a for a in args)})"
+        func = self.expr(e.func, scope)
+        args = [self.expr(a, scope) for a in e.args]
+        optional = isinstance(e.func, A.Attr)
+        return f"_call_value(c, {func}, [{', '.join(args)}], {self.mod.span(span)}, {optional})"
+
+    def e_BinOp(self, e: A.BinOp, scope):
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op == "..":
+            return f"_range({a}, {b})"
+        if e.op == "+":  # whole numbers added inline; lists, texts and zones through `_add`
+            ta, tb = self.temp(), self.temp()
+            return (f"({ta} + {tb} if (type({ta} := {a}) is int) & (type({tb} := {b}) is int) "
+                    f"else _add({ta}, {tb}))")  # `&`: both sides are always evaluated, left first
+        if e.op == "/":
+            return f"_div({a}, {b})"
+        if e.op not in ("-", "*", "//", "%"):
+            raise AssertionError(e.op)
+        return f"({a} {e.op} {b})"
+
+    def e_Compare(self, e: A.Compare, scope):
+        operands = [self.expr(o, scope) for o in e.operands]
+        if len(e.ops) == 1:
+            return self._compare(e.ops[0], operands[0], operands[1])
+        parts, left = [], operands[0]
+        for i, op in enumerate(e.ops):  # a < b < c: each operand read once, stopping at the first false
+            right = operands[i + 1]
+            if i + 1 < len(e.ops):
+                t = self.temp()
+                parts.append(self._compare(op, left, f"({t} := {right})"))
+                left = t
+            else:
+                parts.append(self._compare(op, left, right))
+        return "(" + " and ".join(parts) + ")"
+
+    @staticmethod
+    def _compare(op: str, a: str, b: str) -> str:
+        if op == "in":
+            return f"_in({a}, {b})"
+        if op == "not in":
+            return f"(not _in({a}, {b}))"
+        if op not in _COMPARE_OPS:
+            raise AssertionError(op)
+        return f"({a} {op} {b})"
+
+    def e_BoolOp(self, e: A.BoolOp, scope):
+        if e.op not in ("and", "or"):
+            raise AssertionError(e.op)
+        return f"({self.expr(e.left, scope)} {e.op} {self.expr(e.right, scope)})"
+
+    def e_Not(self, e: A.Not, scope):
+        return f"(not {self.expr(e.operand, scope)})"
+
+    def e_Neg(self, e: A.Neg, scope):
+        return f"(-{self.expr(e.operand, scope)})"
+
+    def e_IfExpr(self, e: A.IfExpr, scope):
+        cond = self.expr(e.cond, scope)
+        return f"({self.expr(e.then, scope)} if {cond} else {self.expr(e.orelse, scope)})"
+
+    def e_Choose(self, e: A.Choose, scope):
+        self.comp.choose_tags.add(e.tag)
+        who, options = self.expr(e.who, scope), self.expr(e.options, scope)
+        return f"_choose(c, {who}, {e.tag!r}, {options}, {self.mod.span(e.span)})"

@@ -1,0 +1,78 @@
+"""A compiled ruleset: the declarations a game needs, and the Python functions its rules became.
+
+The compiler fills a `Program`; the functions are Python code it generated, compiled into the
+program's private namespace the first time a game needs them (`build`), so that checking a ruleset
+never pays for it. Every function is called with the running context `c` (see `interpreter.Ctx`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..language import ast as A
+from ..language.diagnostics import Span
+from .values import Callable_, Die, EntityObj, TableValue
+
+
+@dataclass
+class CompiledPhase:
+    name: str
+    title: str
+    order: A.Order | None
+    order_keys: list[Callable]
+    when: Callable | None
+    steps: list[tuple[str, str, Callable, Span]]
+    span: Span
+
+
+@dataclass
+class Program:
+    """Everything a game needs, compiled: declarations, functions, and where each came from.
+
+    Slots that hold functions (`params`, `counters`, `phases`...) are filled when the program is built."""
+
+    ruleset: Any  # language.loader.Ruleset
+    params: list[list] = field(default_factory=list)  # [name, fn, span]
+    counters: dict[tuple[str, str], list] = field(default_factory=dict)  # [lo fn, hi fn, init fn, span]
+    vars: dict[tuple[str, str], list] = field(default_factory=dict)  # [init fn, span]
+    zones: dict[tuple[str, str], str] = field(default_factory=dict)
+    dice: dict[str, Die] = field(default_factory=dict)
+    tables: dict[str, TableValue] = field(default_factory=dict)
+    maps: dict[str, Any] = field(default_factory=dict)
+    kinds: dict[str, A.Kind] = field(default_factory=dict)
+    entities: dict[str, EntityObj] = field(default_factory=dict)
+    by_kind: dict[str, list[str]] = field(default_factory=dict)
+    procedures: dict[str, Callable_] = field(default_factory=dict)
+    procedure_functions: dict[str, str] = field(default_factory=dict)  # name -> its generated function's name
+    phases: dict[str, CompiledPhase] = field(default_factory=dict)
+    sequence: A.Sequence | None = None
+    turn_keys: list[Callable] = field(default_factory=list)
+    setup: Callable | None = None
+    victory: dict[str, list] = field(default_factory=dict)  # name -> [fn, fns or a mode, span]
+    heuristics: dict[str, Callable] = field(default_factory=dict)
+    invariants: list[list] = field(default_factory=list)  # [name, fn, span]
+    bounds: dict[tuple[str, str], tuple[int | None, int | None]] = field(default_factory=dict)
+    die_spans: dict[str, Span] = field(default_factory=dict)
+    literal_inits: dict[tuple[str, str], Any] = field(default_factory=dict)  # counters starting at a literal
+    # Dice faces, table rows, things' fields and counter bounds may use parameters, which may use the
+    # number of players: they are evaluated once per number of players (`constants_for`), from the
+    # compiled expressions kept here.
+    constants_for: int | None = None
+    die_sources: dict[str, Callable] = field(default_factory=dict)
+    table_sources: dict[str, list] = field(default_factory=dict)
+    lazy_fields: list = field(default_factory=list)
+    module: Any = None  # compiler.module.ModuleBuilder: the generated code, until built
+    units: int = 1      # compile units so far (a scenario's `call` adds one)
+
+    @property
+    def player_counter_names(self):
+        return {n for (s, n) in self.counters if s == "player"}
+
+    @property
+    def built(self) -> bool:
+        return self.module is None or not self.module.functions
+
+    def build(self) -> None:
+        """Compile the generated functions (once); raises `CivError` for a rule Python cannot compile."""
+        if self.module is not None:
+            self.module.build()

@@ -1,0 +1,314 @@
+"""What compiled rules call at run time: the language's operators, reads and writes of the generic
+state, calls, and Python errors turned into the rule's diagnostics.
+
+Generated code (see `civdsl.compiler`) reaches these through its private namespace; nothing here
+knows a game. Every function takes plain runtime values (players, zones, records, lists, texts,
+numbers) and raises ordinary Python errors that the calling rule turns into diagnostics at its
+statement's span.
+"""
+from __future__ import annotations
+
+import re
+
+from ..language.diagnostics import Span
+from .builtins import fmt, type_name
+from .state import Player, ZoneRef
+from .values import Builtin, Callable_, Die, EntityObj, RuleError, TableValue, field_value
+
+MAX_CALL_DEPTH = 64
+MAX_LOOP = 100_000
+PLAYER_BUILTIN_FIELDS = ("seat", "name", "index")
+LOCAL_PREFIX = "v_"  # rule locals are Python locals with this prefix (never clashes with generated names)
+UNSET = object()
+
+
+class EndOfGame(Exception):
+    """Raised by `end game`."""
+
+
+PY_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError, OverflowError,
+             RecursionError, NameError)
+
+_PY_TYPES = {"'int'": "a number", "'float'": "a number", "'str'": "a text", "'list'": "a list",
+             "'dict'": "a record", "'NoneType'": "none", "'bool'": "a boolean", "'Player'": "a player",
+             "'ZoneRef'": "a zone", "'tuple'": "a list"}
+
+
+def py_error(exc: Exception) -> str:
+    """A Python error's message in the words of the rule language."""
+    if isinstance(exc, TypeError):
+        text = str(exc)
+        text = text.replace("unsupported operand type(s) for", "cannot apply")
+        text = re.sub(r"'[A-Za-z_]+'", lambda m: _PY_TYPES.get(m.group(0), m.group(0)), text)
+        return text.replace("instances of", "")
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, KeyError):
+        return f"no entry {exc.args[0]!r}"
+    if isinstance(exc, IndexError):
+        return "position out of range"
+    if isinstance(exc, RecursionError):
+        return "rules nest too deeply"
+    return str(exc) or type(exc).__name__
+
+
+def rule_error(exc: Exception, span: Span | None) -> RuleError:
+    """A Python error inside a rule as its diagnostic: RUN002 for a local read before it has a value."""
+    if isinstance(exc, NameError):
+        name = getattr(exc, "name", None) or ""  # UnboundLocalError has no name before Python 3.12
+        found = re.search(rf"'({LOCAL_PREFIX}\w+)'", str(exc)) if not name else None
+        name = found.group(1) if found else name
+        if name.startswith(LOCAL_PREFIX):
+            return RuleError("RUN002", f"`{name[len(LOCAL_PREFIX):]}` is used before it is given a value", span)
+        return RuleError("RUN001", "internal name error", span)
+    return RuleError("RUN001", py_error(exc), span)
+
+
+def error_at(exc: Exception, spans: dict[int, Span]) -> RuleError:
+    """The diagnostic of a Python error caught in a generated function: the statement is the one whose
+    generated line the error passed through (the traceback's first entry is the catching frame)."""
+    tb = exc.__traceback__
+    return rule_error(exc, spans.get(tb.tb_lineno) if tb is not None else None)
+
+
+def over_budget(c, span: Span) -> RuleError:
+    return RuleError("RUN010", f"step budget of {c.budget} statements exceeded", span,
+                     "a rule loops too long; check loop conditions")
+
+
+def loop_overflow(span: Span) -> RuleError:
+    return RuleError("RUN011", f"loop ran more than {MAX_LOOP} times", span,
+                     "make sure the loop's condition becomes false")
+
+
+def too_deep(name: str, site: Span | None) -> RuleError:
+    return RuleError("RUN012", f"calls nest deeper than {MAX_CALL_DEPTH} (`{name}`)", site,
+                     "a procedure probably calls itself without end")
+
+
+# ---- operators ----------------------------------------------------------------------------------------
+def range_(lo, hi) -> list:
+    """`lo..hi`: both ends included, at most MAX_LOOP items."""
+    if hi - lo > MAX_LOOP:
+        raise ValueError(f"range {lo}..{hi} is too long")
+    return list(range(lo, hi + 1))
+
+
+def iterable(v) -> list:
+    """What `for` and comprehensions loop over: a copy, so the loop is not disturbed by changes."""
+    if isinstance(v, (list, tuple, ZoneRef)):
+        return list(v)
+    if isinstance(v, dict):
+        return list(v.keys())
+    raise TypeError(f"cannot loop over {type_name(v)}")
+
+
+def repeat_count(n) -> int:
+    if not isinstance(n, int) or n > MAX_LOOP:
+        raise ValueError(f"repeat count must be a whole number up to {MAX_LOOP}, got {fmt(n)}")
+    return n
+
+
+def add(a, b):
+    """`+`: numbers, texts, lists and zones; a text and another value join as texts."""
+    ta, tb = type(a), type(b)
+    if ta is tb and (ta is int or ta is str or ta is list):
+        return a + b
+    if isinstance(a, ZoneRef):
+        a = list(a.items)
+    if isinstance(b, ZoneRef):
+        b = list(b.items)
+    if isinstance(a, str) != isinstance(b, str):
+        return fmt(a) + fmt(b)
+    return a + b
+
+
+def div(a, b):
+    q = a / b
+    return int(q) if isinstance(q, float) and q.is_integer() else q
+
+
+def combine(op: str, old, new):
+    """The value an augmented assignment (`+=`, `-=`, `=`) stores."""
+    if op == "+=":
+        return add(old, new)
+    if op == "-=":
+        return old - new
+    return new
+
+
+def in_(a, b) -> bool:
+    if isinstance(b, str) and not isinstance(a, str):
+        return False
+    return a in b
+
+
+COMPARE = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "in": in_, "not in": lambda a, b: not in_(a, b),
+}
+
+
+# ---- reading values -----------------------------------------------------------------------------------
+def get_attr(prog, o, name: str):
+    """`o.name` for any runtime value (players' declared fields and records have faster paths)."""
+    t = type(o)
+    if t is dict:
+        return o[name]
+    if t is str:
+        ent = prog.entities.get(o)
+        if ent is not None:
+            v = ent.fields.get(name, UNSET)
+            if type(v) is tuple:
+                return v[0]
+            if v is not UNSET:
+                return field_value(v)
+    if isinstance(o, Player):
+        if name in o.counters:
+            return o.counters[name]
+        if name in o.vars:
+            return o.vars[name]
+        if name in o.zones:
+            return ZoneRef(o, name, o.zones[name])
+        if name in PLAYER_BUILTIN_FIELDS:
+            return getattr(o, name)
+        raise KeyError(f"player has no counter, variable or zone `{name}`")
+    if isinstance(o, str):
+        ent = prog.entities.get(o)
+        if ent is None:
+            raise ValueError(f"\"{o}\" is not a declared thing, so it has no `{name}`")
+        return entity_field(ent, name)
+    if isinstance(o, EntityObj):
+        return entity_field(o, name)
+    if isinstance(o, dict):
+        if name not in o:
+            raise KeyError(name)
+        return o[name]
+    if isinstance(o, Die) and name == "faces":
+        return list(o.faces)
+    if isinstance(o, ZoneRef) and name == "owner":
+        return o.owner
+    if o is None:
+        raise TypeError(f"none has no `{name}`")
+    raise TypeError(f"{type_name(o)} has no `{name}`")
+
+
+def entity_field(ent: EntityObj, name: str):
+    if name in ent.fields:
+        return field_value(ent.fields[name])
+    if name == "name":
+        return ent.name
+    if name == "kind":
+        return ent.kind
+    raise KeyError(f"{ent.kind} `{ent.name}` has no field `{name}`")
+
+
+def get_index(o, key, prog=None):
+    """`o[key]`: a record's key, a player's field by name, a table row, a list position (from 1)."""
+    t = type(o)
+    if t is dict:
+        return o[key]
+    if t is Player and type(key) is str:
+        counters = o.counters
+        return counters[key] if key in counters else get_attr(prog, o, key)
+    if isinstance(o, TableValue):
+        return o.lookup(key)
+    if isinstance(o, dict):
+        return o[key]
+    if isinstance(o, (list, ZoneRef)):
+        items = o.items if isinstance(o, ZoneRef) else o
+        if not isinstance(key, int) or key < 1:
+            raise IndexError(key)
+        return items[key - 1]
+    raise TypeError(f"{type_name(o)} cannot be indexed")
+
+
+def record_get(c, r, k, default):
+    """`get(r, k, d)` on a record, inline in generated code; other values go to the builtin."""
+    return r.get(k, default) if type(r) is dict else _GET(c, r, k, default)
+
+
+# ---- calls --------------------------------------------------------------------------------------------
+def call_callable(c, f: Callable_, args: list, span: Span | None):
+    """Call a procedure or a thing's block held as a value (`d.effect(p)`, builtins' callbacks)."""
+    if len(args) != len(f.params):
+        raise TypeError(f"`{f.name}` takes {len(f.params)} arguments, got {len(args)}")
+    if f.fn is None:
+        return None
+    return f.fn(c, span, *args)
+
+
+def call_value(c, f, args: list, span: Span, optional: bool):
+    """`f(args)` where `f` is computed: a procedure, a thing's block or a builtin. `optional`: the
+    callee is a thing's field, and a block the thing does not define is called as nothing."""
+    if isinstance(f, Callable_):
+        return call_callable(c, f, args, span)
+    if isinstance(f, Builtin):
+        return f.fn(c, *args)
+    if f is None and optional:
+        return None
+    raise TypeError(f"{type_name(f)} cannot be called")
+
+
+def memo_lookup(memo: dict, f: Callable_, args: tuple):
+    """While an agent scores one decision, the same call gives the same result. Returns
+    (key or None when an argument cannot be remembered, the remembered value or UNSET)."""
+    key = (f, *args)
+    try:
+        hit = memo.get(key, UNSET)
+    except TypeError:  # a list or a record among the arguments: not remembered
+        return None, UNSET
+    return key, (UNSET if hit is UNSET else fresh(hit))
+
+
+def fresh(value):
+    """A remembered result as a caller may use it: lists and records are copied, so that a caller that
+    changes one does not change what the next caller gets."""
+    t = type(value)
+    if t is list:
+        return list(value)
+    if t is dict:
+        return dict(value)
+    return value
+
+
+def choose(c, who, tag: str, options, span: Span):
+    """`who chooses "tag" from options`: the player's agent picks one of the options."""
+    if type(who) is not Player:
+        raise TypeError(f"only a player can choose, not {type_name(who)}")
+    return c.game.decide(who, tag, iterable(options), span)
+
+
+# ---- writing values -----------------------------------------------------------------------------------
+def set_field(c, target, name: str, op: str, value) -> None:
+    """`target.name op= value` for a player's declared counter or variable."""
+    if type(target) is not Player:
+        raise TypeError(f"cannot set `{name}` on {type_name(target)}")
+    c.game.set_player(target, name, op, value)
+
+
+def set_index(c, target, key, op: str, value) -> None:
+    """`target[key] op= value`: a record's key, or a player's counter or variable named by a text."""
+    if isinstance(target, dict):  # a record: logged and undone on failure like any change
+        c.game.set_record(target, key, op, value)
+        return
+    if not isinstance(target, Player):
+        raise TypeError(f"only a player's counters or a record's keys can be set by name, "
+                        f"not {type_name(target)}'s")
+    if not isinstance(key, str):
+        raise TypeError(f"a counter name must be a text, got {type_name(key)}")
+    c.game.set_player(target, key, op, value)
+
+
+def as_zone(v, op: str, role: str) -> ZoneRef:
+    if not isinstance(v, ZoneRef):
+        raise TypeError(f"the {role} of `{op}` must be a zone, got {type_name(v)}")
+    return v
+
+
+def _builtin_get():
+    from .builtins import REGISTRY
+    return REGISTRY["get"].fn
+
+
+_GET = _builtin_get()
