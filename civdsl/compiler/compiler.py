@@ -115,10 +115,10 @@ class Compiler:
             self._entity_shell(d)
         # bodies, now that every name is known
         self._constant_values()
+        for d in self.of(A.Entity):  # things first: rules may read their fields directly
+            self._entity_body(d)
         for d in self.of(A.Procedure):
             self._procedure(d)
-        for d in self.of(A.Entity):
-            self._entity_body(d)
         for d in self.of(A.Phase):
             self._phase(d)
         seqs = self.of(A.Sequence)

@@ -10,8 +10,11 @@ statement in the order the interpreter has always used (see `s_ZoneOp`).
 """
 from __future__ import annotations
 
+import re
+
 from ..engine.builtins import REGISTRY
 from ..engine.runtime import LOCAL_PREFIX
+from ..engine.values import Callable_
 from ..language import ast as A
 from ..language.diagnostics import Span
 from .module import FunctionCode, ModuleBuilder
@@ -19,6 +22,11 @@ from .module import FunctionCode, ModuleBuilder
 OUTLINE_DEPTH = 30   # deeper subexpressions become functions of their own (Python's parser nests ~200 deep)
 MAX_LOOP_NESTING = 15  # Python allows 20 nested blocks per function; the function itself uses some
 _SIMPLE_LITERALS = (int, str, bool, type(None))
+# Calls that neither log nor read the running statement's span; any other call in a statement's own
+# code (a builtin, a procedure, a decision, a change of state) makes the statement record its span.
+_PURE_CALL = re.compile(r"\b(?:type|len|list|range|_iterable|_range|_repeat_count|_in|_add|_div|_get_attr|"
+                        r"_get_index|_ZoneRef|_field_value|_loop_overflow|_over_budget|_IllegalAction|_EndOfGame)\(")
+_CALL = re.compile(r"[\w.]\(")
 _COMPARE_OPS = {"==", "!=", "<", ">", "<=", ">="}
 BUILTIN_GLOBALS = ("players", "player", "round", "num_players", "this", "option")
 
@@ -30,6 +38,10 @@ class Scope:
     def __init__(self, names=()):
         self.names = set(names)
         self.read: set[str] = set()
+
+
+def _is_int(e: A.Expr) -> bool:
+    return isinstance(e, A.Literal) and type(e.value) is int
 
 
 def local(name: str) -> str:
@@ -143,11 +155,18 @@ class Emitter:
             self.stmt(s, scope, depth)
 
     def stmt(self, s: A.Stmt, scope: Scope, depth: int) -> None:
+        """Every statement counts against the step budget; one that may log or call anything first
+        records its span, the provenance of what it changes (a statement that only computes with
+        locals and reads the state does not need to)."""
         fn, span = self.fn, s.span
         sname = self.mod.span(span)
-        fn.add(depth, f"c.span = {sname}; c.steps += 1", span)
-        fn.add(depth, f"if c.steps > c.budget: raise _over_budget(c, {sname})", span)
+        at = len(fn.lines)
         getattr(self, "s_" + type(s).__name__)(s, scope, depth)
+        own = " ".join(text for _, text, line_span in fn.lines[at:] if line_span is span)
+        prologue = ["c.steps += 1", f"if c.steps > c.budget: raise _over_budget(c, {sname})"]
+        if _CALL.search(_PURE_CALL.sub("", own)):
+            prologue[0] = f"c.span = {sname}; c.steps += 1"
+        fn.lines[at:at] = [(depth, text, span) for text in prologue]
 
     def line(self, depth: int, text: str, span: Span) -> None:
         self.fn.add(depth, text, span)
@@ -181,12 +200,13 @@ class Emitter:
             comp.err("NAM002", f"cannot assign to `{n}`" + (f": it is a {kind}" if kind else ": unknown name"),
                      t.span, guess or "declare it with `let` (a local) or `global var`/`global counter` (game state)")
             return
-        value_first = None
         obj = self.expr(t.obj, scope)
         if isinstance(t, A.Index):
             key = self.expr(t.key, scope)
-            value_first = self.expr(s.value, scope)
-            self.line(depth, f"_set_index(c, {obj}, {key}, {op!r}, {value_first})", s.span)
+            value = self.expr(s.value, scope)
+            test, first = self._name_or_temp(obj)
+            self.line(depth, f"if type({first}) is dict: c.game.set_record({test}, {key}, {op!r}, {value})", s.span)
+            self.line(depth, f"else: _set_index(c, {test}, {key}, {op!r}, {value})", s.span)
             return
         name = t.name
         comp.used.add(name)
@@ -198,15 +218,17 @@ class Emitter:
             comp.err("NAM004", f"`{name}` is a zone and cannot be assigned", t.span,
                      "use `add`, `remove` or `move` to change a zone")
         value = self.expr(s.value, scope)
-        self.line(depth, f"_set_field(c, {obj}, {name!r}, {op!r}, {value})", s.span)
+        test, first = self._name_or_temp(obj)
+        self.line(depth, f"if type({first}) is _Player: c.game.set_player({test}, {name!r}, {op!r}, {value})",
+                  s.span)
+        self.line(depth, f"else: _set_field(c, {test}, {name!r}, {op!r}, {value})", s.span)
 
     def _combine(self, op: str, old: str, value: str) -> str:
         if op == "=":
             return value
         if op == "-=":
             return f"{old} - {value}"
-        a, b = self.temp(), self.temp()
-        return f"({a} + {b} if (type({a} := {old}) is int) & (type({b} := {value}) is int) else _add({a}, {b}))"
+        return self._plus(old, value)
 
     def s_If(self, s: A.If, scope: Scope, depth: int):
         for i, (cond, body) in enumerate(s.branches):
@@ -414,6 +436,11 @@ class Emitter:
             return (f"(_ZoneRef({test}, {name!r}, {test}.zones[{name!r}]) if type({first}) is _Player "
                     f"else _get_attr(_prog, {test}, {name!r}))")
         if isinstance(e.obj, A.Literal):
+            ent = comp.prog.entities.get(e.obj.value) if isinstance(e.obj.value, str) else None
+            if ent is not None and name in ent.fields and not isinstance(ent.fields[name], Callable_):
+                t = self.temp()  # the field's value once the game has evaluated it: `(value,)`
+                fields = self.mod.const(ent.fields, "_f")
+                return f"({t}[0] if type({t} := {fields}[{name!r}]) is tuple else _field_value({t}))"
             return f"_get_attr(_prog, {obj}, {name!r})"
         return f"({test}[{name!r}] if type({first}) is dict else _get_attr(_prog, {test}, {name!r}))"
 
@@ -456,16 +483,32 @@ class Emitter:
         if e.op == "..":
             return f"_range({a}, {b})"
         if e.op == "+":  # whole numbers added inline; lists, texts and zones through `_add`
-            ta, tb = self.temp(), self.temp()
-            return (f"({ta} + {tb} if (type({ta} := {a}) is int) & (type({tb} := {b}) is int) "
-                    f"else _add({ta}, {tb}))")  # `&`: both sides are always evaluated, left first
+            return self._plus(a, b, _is_int(e.left), _is_int(e.right))
         if e.op == "/":
             return f"_div({a}, {b})"
         if e.op not in ("-", "*", "//", "%"):
             raise AssertionError(e.op)
         return f"({a} {e.op} {b})"
 
+    def _plus(self, a: str, b: str, a_int: bool = False, b_int: bool = False) -> str:
+        if b_int:
+            ta = self.temp()
+            return f"({ta} + {b} if type({ta} := {a}) is int else _add({ta}, {b}))"
+        if a_int:
+            tb = self.temp()
+            return f"({a} + {tb} if type({tb} := {b}) is int else _add({a}, {tb}))"
+        ta, tb = self.temp(), self.temp()
+        return (f"({ta} + {tb} if (type({ta} := {a}) is int) & (type({tb} := {b}) is int) "
+                f"else _add({ta}, {tb}))")  # `&`: both sides are always evaluated, left first
+
     def e_Compare(self, e: A.Compare, scope):
+        if len(e.ops) == 1 and e.ops[0] in ("in", "not in") and self._player_zone(e.operands[1]):
+            item, zone = self.expr(e.operands[0], scope), e.operands[1]
+            test, first = self._name_or_temp(self.expr(zone.obj, scope))
+            self.comp.used.add(zone.name)
+            found = (f"({item} in {test}.zones[{zone.name!r}] if type({first}) is _Player "
+                     f"else _in({item}, _get_attr(_prog, {test}, {zone.name!r})))")
+            return found if e.ops[0] == "in" else f"(not {found})"
         operands = [self.expr(o, scope) for o in e.operands]
         if len(e.ops) == 1:
             return self._compare(e.ops[0], operands[0], operands[1])
@@ -479,6 +522,9 @@ class Emitter:
             else:
                 parts.append(self._compare(op, left, right))
         return "(" + " and ".join(parts) + ")"
+
+    def _player_zone(self, e: A.Expr) -> bool:
+        return isinstance(e, A.Attr) and self.comp.player_fields.get(e.name) == "zone"
 
     @staticmethod
     def _compare(op: str, a: str, b: str) -> str:

@@ -106,9 +106,9 @@ class ModuleBuilder:
 def _runtime_names() -> dict[str, object]:
     from ..engine.builtins import fmt
     from ..engine.state import Player, ZoneRef
-    from ..engine.values import IllegalAction, RuleError
+    from ..engine.values import IllegalAction, RuleError, field_value
     return {
-        "__builtins__": {"type": type, "len": len, "list": list, "range": range, "int": int, "dict": dict,
+        "__builtins__": {"type": type, "len": len, "list": list, "tuple": tuple, "range": range, "int": int, "dict": dict,
                          "None": None, "True": True, "False": False},
         "_Player": Player, "_ZoneRef": ZoneRef, "_fmt": fmt, "_IllegalAction": IllegalAction,
         "_RuleError": RuleError, "_EndOfGame": R.EndOfGame, "_PY_ERRORS": R.PY_ERRORS, "_UNSET": R.UNSET,
@@ -118,7 +118,7 @@ def _runtime_names() -> dict[str, object]:
         "_div": R.div, "_combine": R.combine, "_in": R.in_, "_get_attr": R.get_attr, "_get_index": R.get_index,
         "_record_get": R.record_get, "_call_value": R.call_value, "_memo_lookup": R.memo_lookup,
         "_fresh": R.fresh, "_choose": R.choose, "_set_field": R.set_field, "_set_index": R.set_index,
-        "_as_zone": R.as_zone,
+        "_as_zone": R.as_zone, "_field_value": field_value,
     }
 
 

@@ -10,6 +10,7 @@ zones and every `hidden` zone read as lists of `none` of the right length (`Game
 """
 from __future__ import annotations
 
+import copy
 import random
 import sys
 from typing import Protocol
@@ -43,6 +44,13 @@ class RandomAgent:
     def choose(self, decision) -> int:
         return self.rng.randrange(len(decision.options))
 
+    def fork(self):
+        """A copy for a forked game: the same answers from here on, from its own stream."""
+        twin = copy.copy(self)
+        twin.rng = random.Random.__new__(random.Random)
+        twin.rng.setstate(self.rng.getstate())
+        return twin
+
 
 class HeuristicAgent(RandomAgent):
     """Takes the option with the highest heuristic score; ties go to the first listed option.
@@ -75,6 +83,9 @@ class HumanAgent:
     def __init__(self, stdin=None, stdout=None):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+
+    def fork(self):
+        return self  # one person at one terminal
 
     def choose(self, decision) -> int:
         out = self.stdout
@@ -179,6 +190,11 @@ class ScriptedAgent:
     def __init__(self, answers: list):
         self.answers = list(answers)
 
+    def fork(self):
+        twin = copy.copy(self)
+        twin.answers = list(self.answers)
+        return twin
+
     def choose(self, decision) -> int:
         if not self.answers:
             raise error("AGT001", f"the script has no answer left for {decision.player.name}'s "
@@ -207,6 +223,10 @@ class PresetAgent:
         self.name = inner.name
         self.answers = dict(answers)
         self.span_of = span_of or (lambda tag: None)
+
+    def fork(self):
+        from .fork import fork_agent
+        return PresetAgent(fork_agent(self.inner), self.answers, self.span_of)
 
     def choose(self, decision) -> int:
         if decision.tag not in self.answers:

@@ -24,6 +24,10 @@ def builtin(name: str, lo: int, hi: int | None = None, doc: str = ""):
 
 
 def _items(x) -> list:
+    """The items of a list-like value, to read (lists are values no rule can change in place, so a list
+    is handed back as it is; a builtin that changes the items copies them first)."""
+    if type(x) is list:
+        return x
     if isinstance(x, ZoneRef):
         return list(x.items)
     if isinstance(x, (list, tuple)):
@@ -219,6 +223,11 @@ def _roll(c, what, n=1):
         return value
     if not isinstance(what, Die):
         raise TypeError(f"roll() needs a die or a table, got {type_name(what)}")
+    if n == 1:  # the common case: one die, no list
+        face = roll_die(c, what)
+        if c.game.logging:
+            c.game.emit("roll", die=what.name, faces=[face])
+        return face
     faces = [roll_die(c, what) for _ in range(int(n))]
     if c.game.logging:
         c.game.emit("roll", die=what.name, faces=faces)
@@ -246,7 +255,7 @@ def _random_pick(c, xs):
 
 @builtin("shuffled", 1, doc="The items in a random order.")
 def _shuffled(c, xs):
-    items = _items(xs)
+    items = list(_items(xs))
     c.game.rng().shuffle(items)
     return items
 

@@ -52,6 +52,7 @@ class Program:
     heuristics: dict[str, Callable] = field(default_factory=dict)
     invariants: list[list] = field(default_factory=list)  # [name, fn, span]
     bounds: dict[tuple[str, str], tuple[int | None, int | None]] = field(default_factory=dict)
+    player_bounds: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)  # by counter name
     die_spans: dict[str, Span] = field(default_factory=dict)
     literal_inits: dict[tuple[str, str], Any] = field(default_factory=dict)  # counters starting at a literal
     # Dice faces, table rows, things' fields and counter bounds may use parameters, which may use the
@@ -61,6 +62,8 @@ class Program:
     die_sources: dict[str, Callable] = field(default_factory=dict)
     table_sources: dict[str, list] = field(default_factory=dict)
     lazy_fields: list = field(default_factory=list)
+    masks: tuple | None = None            # zones a heuristic may not read (see `Game._masks`)
+    heuristic_spans: dict | None = None   # heuristic tag -> its declaration's span
     module: Any = None  # compiler.module.ModuleBuilder: the generated code, until built
     units: int = 1      # compile units so far (a scenario's `call` adds one)
 

@@ -21,7 +21,8 @@ class GameRandom(random.Random):
 
     def seed(self, a=None, version=2):
         super().seed(a, version)
-        self.rebase()
+        self._base = (a, version) if isinstance(a, (int, str)) else self.getstate()  # a seed: no state copied
+        self.words = 0
 
     def rebase(self) -> None:
         """Make the current state the base bookmarks count from."""
@@ -48,7 +49,10 @@ class GameRandom(random.Random):
     def rewind(self, mark: tuple) -> None:
         """Go back to a bookmark: its base state, then the same words drawn again."""
         base, words = mark
-        _setstate(self, base)
+        if len(base) == 2:  # (seed, version): the state right after seeding
+            random.Random.seed(self, *base)
+        else:
+            _setstate(self, base)
         for _ in range(words):
             _getrandbits(self, 32)
         self._base, self.words = base, words

@@ -60,7 +60,7 @@ def rule_error(exc: Exception, span: Span | None) -> RuleError:
         name = found.group(1) if found else name
         if name.startswith(LOCAL_PREFIX):
             return RuleError("RUN002", f"`{name[len(LOCAL_PREFIX):]}` is used before it is given a value", span)
-        return RuleError("RUN001", "internal name error", span)
+        return RuleError("RUN001", f"internal error: {exc}", span)
     return RuleError("RUN001", py_error(exc), span)
 
 
@@ -95,8 +95,12 @@ def range_(lo, hi) -> list:
 
 
 def iterable(v) -> list:
-    """What `for` and comprehensions loop over: a copy, so the loop is not disturbed by changes."""
-    if isinstance(v, (list, tuple, ZoneRef)):
+    """What `for` and comprehensions loop over. A list is a value no rule changes in place, so it is
+    looped over as it is; a zone's items and a record's keys are copied, so that the loop is not
+    disturbed by changes the loop's body makes."""
+    if type(v) is list:
+        return v
+    if isinstance(v, (tuple, ZoneRef)):
         return list(v)
     if isinstance(v, dict):
         return list(v.keys())
@@ -276,7 +280,7 @@ def choose(c, who, tag: str, options, span: Span):
     """`who chooses "tag" from options`: the player's agent picks one of the options."""
     if type(who) is not Player:
         raise TypeError(f"only a player can choose, not {type_name(who)}")
-    return c.game.decide(who, tag, iterable(options), span)
+    return c.game.decide(who, tag, options if type(options) is list else iterable(options), span)
 
 
 # ---- writing values -----------------------------------------------------------------------------------

@@ -1,0 +1,229 @@
+"""Every change a rule makes to the game state: logged with the rule (file:line) that made it, and
+journaled so that a step that fails is undone as a whole — values, zones, pieces, skipped phases,
+the random stream and the log.
+
+`StateChanges` is the part of `Game` that compiled rules write through.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..language.diagnostics import CivError, Span
+from .builtins import fmt, type_name
+from .rng import REBASE_WORDS
+from .runtime import combine
+from .state import Player, ZoneRef, to_jsonable
+from .values import RuleError
+
+_NO_BOUNDS = (None, None)
+_MISSING = object()
+RNG_MARK = object()    # journal marker: the random stream's bookmark
+SKIPS_MARK = object()  # journal marker: the set of skipped phases
+
+
+class StateChanges:
+    """Logged, journaled writes to the state (a mixin of `Game`)."""
+
+    # -- provenance and the log -----------------------------------------------------------------------
+    def where(self, span: Span | None) -> str | None:
+        if span is None:
+            return None
+        name = self._display.get(span.file)
+        if name is None:
+            name = self._display[span.file] = self.rs.display(span.file)
+        return f"{name}:{span.line}"
+
+    def emit(self, event_type: str, /, **fields) -> None:
+        if not self.logging:
+            return
+        ev = {"type": event_type, "round": self.state.round}
+        ev.update(fields)
+        ev["rule"] = self.where(self.c.span)
+        self.events.append(ev)
+
+    def narrate(self, text: str) -> None:
+        self.emit("log", text=text)
+        if self.echo:
+            self.echo(text)
+
+    # -- values -------------------------------------------------------------------------------------------
+    def _bounded(self, key, name: str, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"counter `{name}` holds whole numbers, not {type_name(value)}")
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise TypeError(f"counter `{name}` holds whole numbers, got {value}")
+            value = int(value)
+        lo, hi = self.program.bounds.get(key, _NO_BOUNDS)
+        if lo is not None and value < lo:
+            value = lo
+        if hi is not None and value > hi:
+            value = hi
+        return value
+
+    def set_global(self, name: str, op: str, value) -> None:
+        st = self.state
+        if ("global", name) in self.program.counters:
+            store = st.counters
+            old = store[name]
+            new = self._bounded(("global", name), name, _apply(op, old, value))
+        else:
+            store = st.vars
+            old = store.get(name)
+            new = _apply(op, old, value)
+        store[name] = new
+        if self.journal is not None:
+            self.journal.append((store, name, old))
+        if self.logging and new != old:
+            self.emit("set", target=name, value=to_jsonable(new), was=to_jsonable(old))
+
+    def set_player(self, p: Player, name: str, op: str, value) -> None:
+        store = p.counters
+        old = store.get(name, _MISSING)
+        if old is not _MISSING:
+            if op == "=":
+                new = value
+            elif op == "+=" and type(value) is int:
+                new = old + value
+            else:
+                new = combine(op, old, value)
+            if type(new) is int:  # the common case, clamped inline
+                lo, hi = self.program.player_bounds.get(name, _NO_BOUNDS)
+                if lo is not None and new < lo:
+                    new = lo
+                elif hi is not None and new > hi:
+                    new = hi
+            else:
+                new = self._bounded(("player", name), name, new)
+        elif name in p.vars:
+            store = p.vars
+            old = store[name]
+            new = _apply(op, old, value)
+        else:
+            raise KeyError(f"player has no counter or variable `{name}`")
+        store[name] = new
+        if self.journal is not None:
+            self.journal.append((store, name, old))
+        if self.logging and new != old:
+            self.emit("set", target=f"{p.name}.{name}", value=to_jsonable(new), was=to_jsonable(old))
+
+    def set_record(self, record: dict, key, op: str, value) -> None:
+        old = record.get(key, _MISSING)
+        if old is _MISSING:
+            if op != "=":
+                raise KeyError(key)
+            old = None
+        if op == "=":
+            new = value
+        elif op == "+=" and type(old) is int and type(value) is int:
+            new = old + value
+        else:
+            new = combine(op, old, value)
+        record[key] = new
+        if self.journal is not None:
+            self.journal.append((record, key, old))
+        if self.logging and new != old:
+            self.emit("set", target=f"[{key}]", value=to_jsonable(new), was=to_jsonable(old))
+
+    # -- zones, pieces, skipped phases ----------------------------------------------------------------------
+    def zone_add(self, z: ZoneRef, item) -> None:
+        self._save_zone(z)
+        z.items.append(item)
+        if self.logging:
+            self.emit("add", zone=z.label(), item=to_jsonable(item))
+
+    def zone_remove(self, z: ZoneRef, item) -> None:
+        self._save_zone(z)
+        try:
+            z.items.remove(item)
+        except ValueError:
+            raise ValueError(f"{fmt(item)} is not in {z.label()}") from None
+        if self.logging:
+            self.emit("remove", zone=z.label(), item=to_jsonable(item))
+
+    def zone_move(self, src: ZoneRef, dst: ZoneRef, item) -> None:
+        self._save_zone(src)
+        self._save_zone(dst)
+        try:
+            src.items.remove(item)
+        except ValueError:
+            raise ValueError(f"{fmt(item)} is not in {src.label()}") from None
+        dst.items.append(item)
+        if self.logging:
+            self.emit("move", item=to_jsonable(item), source=src.label(), to=dst.label())
+
+    def zone_shuffle(self, z: ZoneRef) -> None:
+        self._save_zone(z)
+        self.rng().shuffle(z.items)
+        if self.logging:
+            self.emit("shuffle", zone=z.label())
+
+    def _save_zone(self, z: ZoneRef) -> None:
+        if self.journal is not None:
+            self.journal.append((z.items, None, list(z.items)))
+
+    def save_pieces(self, key) -> None:
+        """Called before a map piece count changes, so a failed step can be undone."""
+        if self.journal is not None:
+            self.journal.append((self.state.pieces, key, self.state.pieces.get(key, 0)))
+
+    def skip(self, phase: str) -> None:
+        p = self.state.current
+        if p is None:
+            raise ValueError("`skip` needs a current player")
+        if self.journal is not None:
+            self.journal.append((None, SKIPS_MARK, set(self.state.skips)))
+        self.state.skips.add((p.index, phase))
+        self.emit("skip", player=p.name, phase=phase)
+
+    # -- randomness ---------------------------------------------------------------------------------------------
+    def rng(self):
+        """The game's random stream; the first use in a step bookmarks it so a failure can rewind it."""
+        if self.no_random:
+            raise RuleError("RUN023", f"{self.no_random} may not use randomness (it would change the game's dice)",
+                            self.c.span, "compute it from the state only")
+        if self.journal is not None and not self._rng_saved:
+            self.journal.append((RNG_MARK, None, self.state.rng.bookmark()))
+            self._rng_saved = True
+        return self.state.rng
+
+    # -- transactions ---------------------------------------------------------------------------------------------
+    def transaction(self, fn: Callable):
+        """Run `fn(ctx)` all or nothing: if a rule fails, the state is as before the call."""
+        outer, outer_saved = self.journal, self._rng_saved
+        if outer is None and self.state.rng.words > REBASE_WORDS:
+            self.state.rng.rebase()
+        journal = self.journal = []
+        self._rng_saved = False
+        self._open.append((journal, len(self.events)))
+        failed = False
+        try:
+            return fn(self.c)
+        except CivError:
+            failed = True
+            undo(self.state, journal)
+            del self.events[self._open[-1][1]:]
+            raise
+        finally:
+            self._open.pop()
+            if outer is not None and not failed:
+                outer.extend(journal)
+            self._rng_saved = outer_saved or (self._rng_saved and not failed)
+            self.journal = outer
+
+
+def undo(state, journal: list) -> None:
+    """Undo a journal's changes on `state`: values, zones, pieces, skips and the random stream."""
+    for store, key, old in reversed(journal):
+        if store is RNG_MARK:
+            state.rng.rewind(old)
+        elif key is None:
+            store[:] = old
+        elif key is SKIPS_MARK:
+            state.skips = old
+        else:
+            store[key] = old
+
+
+def _apply(op: str, old, value):
+    return value if op == "=" else combine(op, old, value)

@@ -1,0 +1,166 @@
+"""Decisions: a rule asks a player to choose, the player's agent answers.
+
+`Deciding` is the part of `Game` that asks agents, records the answers of the running step (a fork
+taken mid-step replays them, see `fork.py`), and scores options with the ruleset's heuristics in the
+view of the deciding player (hidden zones read as `none`).
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from ..language import ast as A
+from ..language.diagnostics import Span
+from .agents import RandomAgent
+from .builtins import fmt
+from .runtime import PY_ERRORS, py_error
+from .state import Player, to_jsonable
+from .values import RuleError
+
+
+@dataclass(slots=True)
+class Decision:
+    """A question to one player's agent: the legal options were computed by the rule."""
+
+    game: Any
+    player: Player
+    tag: str
+    options: list
+    span: Span
+
+    @property
+    def labels(self) -> list[str]:
+        return [fmt(o) for o in self.options]
+
+    def observation(self) -> dict:
+        return self.game.observation(self.player)
+
+
+class Deciding:
+    """Asking agents and scoring options (a mixin of `Game`)."""
+
+    def decide(self, p: Player, tag: str, options: list, span: Span):
+        n = len(options)
+        if not n:
+            raise RuleError("RUN021", f"{p.name} must choose \"{tag}\" but the rule offers no options", span,
+                            "the rule should offer at least one option (for example a `none` choice)")
+        if n == 1:
+            choice = 0
+        else:
+            if self._replay:  # a fork re-running its step: the answers given before the fork
+                choice = self._replay.pop()  # (kept last answer first)
+            else:
+                agent = self.agents[p.index]
+                if type(agent) is RandomAgent:  # its whole rule, without building a `Decision`
+                    choice = agent.rng.randrange(n)
+                else:
+                    c = self.c
+                    saved_locals, saved_span = c.locals, c.span
+                    self._deciding = Decision(self, p, tag, options, span)
+                    try:
+                        choice = agent.choose(self._deciding)
+                    finally:
+                        self._deciding = None
+                    c.locals, c.span = saved_locals, saved_span
+                    if not isinstance(choice, int) or not 0 <= choice < n:
+                        raise RuleError("RUN022", f"agent of {p.name} gave an invalid choice {choice!r} "
+                                        f"for \"{tag}\"", span)
+            self._step_choices.append(choice)
+        if self.logging:
+            self.emit("decision", player=p.name, tag=tag, options=n, choice=choice,
+                      value=to_jsonable(options[choice]))
+        return options[choice]
+
+    def score_option(self, p: Player, tag: str, option) -> Any:
+        """The ruleset's heuristic score of one option for `p`, or None when the tag has no heuristic.
+
+        This reads the state as it is: call it inside `scoring_view(p)` (as `score_options` does) so
+        the heuristic sees only what `p` may see."""
+        fn = self.program.heuristics.get(tag)
+        if fn is None:
+            return None
+        c = self.c
+        saved = (c.locals, c.span, self.logging, self.no_random)
+        c.locals = {"player": p, "option": option}
+        c.span = self._heuristic_span(tag) or c.span
+        self.logging = False
+        self.no_random = "a heuristic"
+        try:
+            return fn(c)
+        except PY_ERRORS as exc:
+            message = py_error(exc)
+            hint = None
+            if "none" in message and self._masks_something():
+                hint = ("a heuristic sees only what its player sees: the items of other players' `owner` "
+                        "zones and of every `hidden` zone read as none")
+            raise RuleError("RUN001", f"heuristic \"{tag}\" failed for option {fmt(option)}: {message}",
+                            self._heuristic_span(tag) or saved[1], hint) from None
+        finally:
+            c.locals, c.span, self.logging, self.no_random = saved
+
+    def score_options(self, p: Player, tag: str, options: list) -> list | None:
+        """Every option's heuristic score for `p`, in `p`'s view of the game (`scoring_view`); None
+        when the ruleset has no heuristic for `tag`. The state is left exactly as it was."""
+        if tag not in self.program.heuristics:
+            return None
+        with self.scoring_view(p):
+            self.c.memo = {}  # the state cannot change while options are scored: procedures are pure
+            try:
+                return [self.score_option(p, tag, o) for o in options]
+            finally:
+                self.c.memo = None
+
+    @contextmanager
+    def scoring_view(self, viewer: Player):
+        """While inside, the rules see the game as `viewer` does: the items of other players' `owner`
+        zones, of every player's `hidden` zones and of non-public global zones read as `none` (the
+        lists keep their length, as an observation shows sizes only). `viewer`'s own `owner` zones
+        are untouched. The zones' lists are blanked in place (so every view of a zone agrees) and
+        refilled on the way out, also when a rule fails; nothing is journaled or logged."""
+        st = self.state
+        mask_global, mask_own, mask_other = self._masks()
+        saved: list[tuple[list, list]] = []
+        self._blanked += 1
+        try:
+            for name in mask_global:
+                items = st.zones.get(name)
+                if items:
+                    saved.append((items, items[:]))
+                    items[:] = [None] * len(items)
+            for p in st.players:
+                for name in (mask_own if p is viewer else mask_other):
+                    items = p.zones.get(name)
+                    if items:
+                        saved.append((items, items[:]))
+                        items[:] = [None] * len(items)
+            yield
+        finally:
+            for items, original in reversed(saved):
+                items[:] = original
+            self._blanked -= 1
+
+    def _masks(self) -> tuple[list, list, list]:
+        """What a player's heuristic may not read (zone names): global zones not visible to all, own
+        hidden zones, other players' hidden and owner-only zones. Fixed per program."""
+        masks = self.program.masks
+        if masks is None:
+            vis = self.program.zones.items()
+            masks = self.program.masks = (
+                [n for (scope, n), v in vis if scope == "global" and v != "all"],
+                [n for (scope, n), v in vis if scope == "player" and v == "hidden"],
+                [n for (scope, n), v in vis if scope == "player" and v in ("hidden", "owner")])
+        return masks
+
+    def _masks_something(self) -> bool:
+        mask_global, mask_own, mask_other = self._masks()
+        return bool(mask_global or mask_own or (mask_other and len(self.state.players) > 1))
+
+    def _heuristic_span(self, tag: str) -> Span | None:
+        spans = self.program.heuristic_spans
+        if spans is None:
+            spans = self.program.heuristic_spans = {d.name: d.span for d in self.rs.of(A.Heuristic)}
+        return spans.get(tag)
+
+    def observation(self, p: Player) -> dict:
+        return self.state.observation(p, self.visibility)
