@@ -84,6 +84,11 @@ class Compiler:
             if d.die and die is None:
                 self.err("UNK001", f"unknown die `{d.die}`", d.span, self.did_you_mean(d.die, prog.dice))
             prog.tables[d.name] = TableValue(d.name, die, [])
+        for d in self.of(A.Kind):
+            self._kind(d)
+        for d in self.of(A.Entity):
+            self._entity_shell(d)
+        # expressions and bodies, now that every name is known
         for d in self.of(A.Param):
             entry = [d.name, None, d.span]
             prog.params.append(entry)
@@ -109,13 +114,8 @@ class Compiler:
                 prog.maps[d.name] = load_map(resolve_inside(d.span.file, d.path, rs.root_of(d.span.file), d.span, "map"), d.span)
             except CivError as exc:
                 self.diags.extend(exc.diagnostics)
-        for d in self.of(A.Kind):
-            self._kind(d)
-        for d in self.of(A.Entity):
-            self._entity_shell(d)
-        # bodies, now that every name is known
         self._constant_values()
-        for d in self.of(A.Entity):  # things first: rules may read their fields directly
+        for d in self.of(A.Entity):
             self._entity_body(d)
         for d in self.of(A.Procedure):
             self._procedure(d)
@@ -129,7 +129,9 @@ class Compiler:
             self._sequence(seqs[0])
         setups = self.of(A.Setup)
         if setups:
-            self.module.bind(self.emit.step(setups[0].body, [], setups[0].span), lambda f: setattr(prog, "setup", f))
+            setup = setups[0]
+            self.module.bind(self.emit.step(setup, "_setup", setup.body, [], setup.span),
+                             lambda f: setattr(prog, "setup", f))
         for d in self.of(A.Victory):
             self._victory(d)
         for d in self.of(A.Heuristic):
@@ -201,17 +203,21 @@ class Compiler:
         self.globals[name] = kind
 
     def _known_procedures(self):
-        """Every procedure as a value and as the name of its generated function (calls may come first)."""
+        """Every procedure as a value (calls may come before the declaration)."""
         for d in self.of(A.Procedure):
             self.procedure_decls[d.name] = d
             if d.name not in self.prog.procedures:
                 self.prog.procedures[d.name] = Callable_(d.name, d.params, None, d.span)
-                self.prog.procedure_functions[d.name] = self.module.fresh("_p")
+
+    def value_field(self, thing: str, name: str) -> bool:
+        """Whether the declared thing `thing` has the value field `name` (not a block) by its kind."""
+        ent = self.prog.entities.get(thing)
+        kind = self.prog.kinds.get(ent.kind) if ent is not None else None
+        return kind is not None and any(f.name == name and f.type[0] != "block" for f in kind.fields)
 
     def _procedure(self, d: A.Procedure):
         callable_ = self.prog.procedures[d.name]
-        fname = self.emit.procedure(d.name, d.params, d.body, d.span, self.module.const(callable_),
-                                    fname=self.prog.procedure_functions[d.name])
+        fname = self.emit.procedure(d, d.name, d.params, d.body, d.span)
         self.module.bind(fname, lambda f: setattr(callable_, "fn", f))
 
     def did_you_mean(self, name, candidates) -> str | None:
@@ -284,8 +290,7 @@ class Compiler:
                     continue
                 b = blocks[name]
                 block = ent.fields[name] = Callable_(f"{d.name}.{name}", b.params, None, b.span, this=d.name)
-                fname = self.emit.procedure(block.name, b.params, b.body, b.span, self.module.const(block),
-                                            this=d.name)
+                fname = self.emit.procedure(b, block.name, b.params, b.body, b.span, this=d.name)
                 self.module.bind(fname, lambda f, block=block: setattr(block, "fn", f))
             elif name in given:
                 if is_block:
@@ -330,7 +335,8 @@ class Compiler:
             seen[s.name] = s.span
             step = [s.name, s.title or s.name, None, s.span]
             steps.append(step)
-            self.module.bind(self.emit.step(s.body, ["player"], s.span), lambda f, step=step: step.__setitem__(2, f))
+            fname = self.emit.step(s, f"_st_{d.name}_{s.name}", s.body, ["player"], s.span)
+            self.module.bind(fname, lambda f, step=step: step.__setitem__(2, f))
         phase = self.prog.phases[d.name] = CompiledPhase(d.name, d.title or d.name, d.order, keys, None, steps, d.span)
         if d.when is not None:
             self.fn(d.when, ["player"], lambda f: setattr(phase, "when", f))
@@ -404,7 +410,9 @@ class Compiler:
 
 
 def compile_ruleset(rs: Ruleset) -> tuple[Program, list[Diagnostic]]:
-    """Compile; return the program (built when a game needs it) and every diagnostic found."""
+    """Compile; return the program (its functions compiled when a game calls them) and every
+    diagnostic found. A rule compiled before in this process, in the same surroundings, is not
+    written again (see `emit.Unit`): an edition's options and house rules cost only what they change."""
     comp = Compiler(rs)
     prog = comp.compile()
     return prog, sorted(comp.diags, key=Diagnostic.sort_key)
@@ -414,8 +422,7 @@ def compile_expression(prog: Program, expr: A.Expr, names: list[str]):
     """One more expression for an already compiled program (a scenario's `call`): its function of the
     context, with `names` as locals read from `c.locals`. Raises `CivError` for its errors."""
     prog.build()
-    comp = Compiler(prog.ruleset, prog, ModuleBuilder(prog.module.ns, prog.units))
-    prog.units += 1
+    comp = Compiler(prog.ruleset, prog, ModuleBuilder(prog.module.ns))
     comp._declare_globals()
     comp._known_procedures()
     fname = comp.emit.expression(expr, names)

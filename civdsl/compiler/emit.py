@@ -14,7 +14,6 @@ import re
 
 from ..engine.builtins import REGISTRY
 from ..engine.runtime import LOCAL_PREFIX
-from ..engine.values import Callable_
 from ..language import ast as A
 from ..language.diagnostics import Span
 from .module import FunctionCode, ModuleBuilder
@@ -44,34 +43,184 @@ def _is_int(e: A.Expr) -> bool:
     return isinstance(e, A.Literal) and type(e.value) is int
 
 
+_CONST_PREFIX = {"callable": "_c_", "die": "_d_", "table": "_tb_", "builtin": "_B_", "builtin_fn": "_b_"}
+
+
+def procedure_function(name: str) -> str:
+    """The namespace name of a procedure's generated function."""
+    return "_p_" + name
+
+
 def local(name: str) -> str:
     return LOCAL_PREFIX + name
 
 
+class Unit:
+    """What writing one function left: its functions (with outlined parts), the constants they name,
+    and what it looked up about the rest of the rules (`deps`: each global name's kind, each player
+    field's, each procedure called, each phase skipped, each thing's field read). Kept per process and
+    reused when the same rule is compiled again and every lookup still gives the same answer (an
+    edition's options and house rules, a scenario folder, a re-check after an edit). A rule whose
+    writing found a problem is not kept: its diagnostics are always fresh."""
+
+    __slots__ = ("node", "name", "functions", "consts", "deps", "used", "strings", "tags")
+
+    def __init__(self, node, name: str):
+        self.node, self.name = node, name
+        self.functions: list[FunctionCode] = []
+        self.consts: list[tuple[str, str, object]] = []
+        self.deps: dict[tuple[str, object], object] = {}
+        self.used: set[str] = set()
+        self.strings: set[str] = set()
+        self.tags: set[str] = set()
+
+
+UNITS: dict[tuple, list[Unit]] = {}
+MAX_UNITS = 50_000  # forgotten all at once beyond this (a long session editing rules)
+
+
+def _hex(text: str) -> str:
+    return text.encode("utf-8").hex()
+
+
 class Emitter:
-    """Writes the functions of one compile unit for a `Compiler` (which owns names and diagnostics)."""
+    """Writes the functions of one compile unit for a `Compiler` (which owns names and diagnostics).
+
+    Every name generated code uses is stable: it says what it stands for (`_p_NAME` for a procedure,
+    `_s<id>` for a rule's span, `_d_NAME` for a die...), so that the text written for a rule depends
+    only on the rule and its environment and can be reused by another program of the same rules."""
 
     def __init__(self, comp, module: ModuleBuilder):
         self.comp = comp
         self.mod = module
         self.fn: FunctionCode | None = None
+        self.unit: Unit | None = None
         self.loops = 0      # loops around the statement being written (break/continue; Python's block limit)
         self.depth = 0      # nesting of the expression being written (outlining)
         self.kind = "step"  # what the current function is: procedure | step | expression
+        self._temps = 0
+
+    # -- units: a function written once per rule and environment ----------------------------------------------
+    def _written(self, key: tuple, node, name: str, write) -> str:
+        kept = UNITS.get(key)
+        for unit in kept or ():
+            if unit.node is node and all(self._looks_up(*dep) == found for dep, found in unit.deps.items()):
+                self._replay(unit)
+                return unit.name
+        comp = self.comp
+        unit = Unit(node, name)
+        saved = (self.unit, self._temps, comp.used, comp.strings, comp.choose_tags)
+        self.unit, self._temps = unit, 0
+        comp.used, comp.strings, comp.choose_tags = unit.used, unit.strings, unit.tags
+        first_fn, first_diag = len(self.mod.functions), len(comp.diags)
+        try:
+            write()
+        finally:
+            self.unit, self._temps = saved[0], saved[1]
+            comp.used, comp.strings, comp.choose_tags = saved[2] | unit.used, saved[3] | unit.strings, \
+                saved[4] | unit.tags
+        unit.functions = self.mod.functions[first_fn:]
+        if len(comp.diags) == first_diag:
+            if len(UNITS) >= MAX_UNITS:
+                UNITS.clear()
+            kept = UNITS.setdefault(key, [])
+            kept.insert(0, unit)
+            del kept[4:]
+        return name
+
+    def _replay(self, unit: Unit) -> None:
+        comp = self.comp
+        self.mod.functions.extend(unit.functions)
+        for name, kind, what in unit.consts:
+            self.mod.ns[name] = self._resolve(kind, what)
+        comp.used |= unit.used
+        comp.strings |= unit.strings
+        comp.choose_tags |= unit.tags
+
+    # -- lookups about the rest of the rules (recorded: a unit is reused only while they hold) -------------
+    def _looks_up(self, kind: str, what):
+        comp = self.comp
+        if kind == "global":
+            return comp.globals.get(what)
+        if kind == "field":
+            return comp.player_fields.get(what)
+        if kind == "procedure":
+            return comp.procedure_decls.get(what)
+        if kind == "phase":
+            return what in comp.phase_names
+        return comp.value_field(*what)  # value field
+
+    def lookup(self, kind: str, what):
+        found = self._looks_up(kind, what)
+        if self.unit is not None:
+            self.unit.deps[(kind, what)] = found
+        return found
+
+    def const(self, kind: str, what) -> str:
+        """The namespace name of something generated code uses, bound in this program."""
+        if kind == "span":
+            name = f"_s{id(what)}"
+        elif kind == "value":
+            name = f"_k{id(what)}"
+        elif kind == "block":
+            name = f"_cb_{_hex(what[0])}_{what[1]}"
+        elif kind == "fields":
+            name = f"_f_{_hex(what)}"
+        else:
+            name = f"{_CONST_PREFIX[kind]}{what}"
+        if name not in self.mod.ns:
+            self.mod.ns[name] = self._resolve(kind, what)
+        if self.unit is not None:
+            self.unit.consts.append((name, kind, what))
+        return name
+
+    def _resolve(self, kind: str, what):
+        prog = self.comp.prog
+        if kind in ("span", "value"):
+            return what
+        if kind == "callable":
+            return prog.procedures[what]
+        if kind == "block":
+            return prog.entities[what[0]].fields[what[1]]
+        if kind == "fields":
+            return prog.entities[what].fields
+        if kind == "die":
+            return prog.dice[what]
+        if kind == "table":
+            return prog.tables[what]
+        if kind == "builtin":
+            return REGISTRY[what]
+        return REGISTRY[what].fn  # builtin_fn
+
+    def span(self, span: Span | None) -> str:
+        return self.const("span", span)
+
+    def temp(self) -> str:
+        self._temps += 1
+        return f"_t{self._temps}"
 
     # -- whole functions ----------------------------------------------------------------------------------
-    def procedure(self, name: str, params: list[str], body: list[A.Stmt], span: Span, callable_const: str,
-                  this: str | None = None, fname: str | None = None) -> str:
-        """A procedure or a thing's block: `fn(c, site, *args)`; results remembered while an agent scores
-        a decision (`c.memo`), calls nested at most MAX_CALL_DEPTH deep, the caller's span restored."""
+    def procedure(self, node, name: str, params: list[str], body: list[A.Stmt], span: Span,
+                  this: str | None = None) -> str:
+        """A procedure (`node` its declaration) or a thing's block (`this` the thing): `fn(c, site,
+        *args)`; results remembered while an agent scores a decision (`c.memo`), calls nested at most
+        MAX_CALL_DEPTH deep, the caller's span restored."""
+        if this is None:
+            fname, key = procedure_function(name), ("callable", name)
+        else:
+            fname, key = f"_pb_{_hex(this)}_{name.rsplit('.', 1)[1]}", ("block", (this, name.rsplit(".", 1)[1]))
+        return self._written(("p", id(node), fname), node, fname,
+                             lambda: self._procedure(fname, key, name, params, body, span, this))
+
+    def _procedure(self, fname, key, name, params, body, span, this) -> None:
         scope = Scope(params + (["this"] if this is not None else []))
-        fn = self.mod.function("_p", ["c", "_site"] + [local(p) for p in params], span, fname)
+        fn = self.mod.function(fname, ["c", "_site"] + [local(p) for p in params], span)
         args = "".join(local(p) + ", " for p in params)
         pre = [
             "_memo = c.memo",
             "_key = None",
             "if _memo is not None:",
-            f"    _key, _r = _memo_lookup(_memo, {callable_const}, ({args}))",
+            f"    _key, _r = _memo_lookup(_memo, {self.const(*key)}, ({args}))",
             "    if _r is not _UNSET:",
             "        return _r",
             f"if c.depth >= _MAX_DEPTH: raise _too_deep({name!r}, _site)",
@@ -89,34 +238,38 @@ class Emitter:
         fn.add(0, "finally:", span)
         fn.add(1, "c.depth -= 1", span)
         fn.add(1, "c.span = _span", span)
-        return fn.name
 
-    def step(self, body: list[A.Stmt], names: list[str], span: Span) -> str:
-        """A phase step or the set-up: `fn(c)`, its locals (`player`) handed in through `c.locals`."""
-        scope = Scope(names)
-        fn = self.mod.function("_st", ["c"], span)
-        for n in names:
-            fn.add(0, f"{local(n)} = c.locals[{n!r}]", span)
-        fn.add(0, "try:", span)
-        self._body(fn, "step", body, scope, 1)
-        self._except(fn, span, 0)
-        return fn.name
+    def step(self, node, fname: str, body: list[A.Stmt], names: list[str], span: Span) -> str:
+        """A phase step or the set-up (`node`): `fn(c)`, its locals (`player`) handed in through
+        `c.locals`."""
+        def write():
+            scope = Scope(names)
+            fn = self.mod.function(fname, ["c"], span)
+            for n in names:
+                fn.add(0, f"{local(n)} = c.locals[{n!r}]", span)
+            fn.add(0, "try:", span)
+            self._body(fn, "step", body, scope, 1)
+            self._except(fn, span, 0)
+        return self._written(("s", id(node), fname), node, fname, write)
 
     def expression(self, e: A.Expr, names: list[str]) -> str:
         """An expression outside statements (parameters, conditions, order keys, victory fields,
         heuristics...): `fn(c)`, its locals read from `c.locals`; errors are reported by the caller."""
-        scope = Scope(names)
-        saved = (self.fn, self.kind, self.depth)
-        fn = self.mod.function("_x", ["c"], getattr(e, "span", None))
-        self.fn, self.kind, self.depth = fn, "expression", 0
-        try:
-            text = self.expr(e, scope)
-        finally:
-            self.fn, self.kind, self.depth = saved
-        for n in sorted(scope.read):
-            fn.add(0, f"{local(n)} = c.locals[{n!r}]", fn.span)
-        fn.add(0, f"return {text}", fn.span)
-        return fn.name
+        fname = f"_x{id(e)}_{'_'.join(names)}"
+
+        def write():
+            scope = Scope(names)
+            saved = (self.fn, self.kind, self.depth)
+            fn = self.mod.function(fname, ["c"], getattr(e, "span", None))
+            self.fn, self.kind, self.depth = fn, "expression", 0
+            try:
+                text = self.expr(e, scope)
+            finally:
+                self.fn, self.kind, self.depth = saved
+            for n in sorted(scope.read):
+                fn.add(0, f"{local(n)} = c.locals[{n!r}]", fn.span)
+            fn.add(0, f"return {text}", fn.span)
+        return self._written(("x", id(e), tuple(names)), e, fname, write)
 
     def _body(self, fn: FunctionCode, kind: str, body: list[A.Stmt], scope: Scope, depth: int) -> None:
         saved = (self.fn, self.kind, self.loops)
@@ -128,14 +281,15 @@ class Emitter:
 
     def _except(self, fn: FunctionCode, span: Span, depth: int) -> None:
         fn.add(depth, "except _PY_ERRORS as _e:", span)
-        fn.add(depth + 1, f"raise _error_at(_e, {self.mod.spans_name}) from None", span)
+        fn.add(depth + 1, f"raise _error_at(_e, {fn.spans_name}) from None", span)
 
     def _outline(self, e: A.Expr, scope: Scope) -> str:
         """A subexpression as a function of its own, called with the locals it reads: keeps generated
         expressions shallow, and lets a comprehension's source use temporaries."""
         inner = Scope(scope.names)
         saved = (self.fn, self.depth)
-        fn = self.mod.function("_o", [], getattr(e, "span", None))
+        fn = self.mod.function(f"_o{self.temp()}{self.unit.name if self.unit else ''}", [],
+                               getattr(e, "span", None))
         self.fn, self.depth = fn, 0
         try:
             text = self.expr(e, inner)
@@ -159,7 +313,7 @@ class Emitter:
         records its span, the provenance of what it changes (a statement that only computes with
         locals and reads the state does not need to)."""
         fn, span = self.fn, s.span
-        sname = self.mod.span(span)
+        sname = self.span(span)
         at = len(fn.lines)
         getattr(self, "s_" + type(s).__name__)(s, scope, depth)
         own = " ".join(text for _, text, line_span in fn.lines[at:] if line_span is span)
@@ -173,7 +327,7 @@ class Emitter:
 
     def s_Let(self, s: A.Let, scope: Scope, depth: int):
         comp = self.comp
-        if s.name in comp.globals or s.name in REGISTRY:
+        if self.lookup("global", s.name) is not None or s.name in REGISTRY:
             comp.err("NAM001", f"`let {s.name}` would hide the {comp.globals.get(s.name, 'built-in')} `{s.name}`",
                      s.span, "choose another local name")
         value = self.expr(s.value, scope)
@@ -189,7 +343,7 @@ class Emitter:
                 value = self.expr(s.value, scope)
                 self.line(depth, f"{local(n)} = {self._combine(op, local(n), value)}", s.span)
                 return
-            kind = comp.globals.get(n)
+            kind = self.lookup("global", n)
             comp.used.add(n)
             if kind in ("counter", "var", "param"):
                 value = self.expr(s.value, scope)
@@ -210,7 +364,7 @@ class Emitter:
             return
         name = t.name
         comp.used.add(name)
-        if name not in comp.player_fields:
+        if self.lookup("field", name) is None:
             comp.err("NAM003", f"no player counter or variable `{name}`", t.span,
                      comp.did_you_mean(name, comp.player_fields) or
                      "declare it: `player counter NAME = 0` or `player var NAME = none`")
@@ -261,7 +415,7 @@ class Emitter:
         self._loop(s, s.body, scope, depth)
 
     def s_While(self, s: A.While, scope: Scope, depth: int):
-        n, sname = self.temp(), self.mod.span(s.span)
+        n, sname = self.temp(), self.span(s.span)
         cond = self.expr(s.cond, scope)
         self.line(depth, f"{n} = 0", s.span)
         self.line(depth, f"while {cond}:", s.span)
@@ -319,21 +473,18 @@ class Emitter:
             self.line(depth, f"c.game.zone_shuffle(_as_zone({src}, {op!r}, 'zone'))", s.span)
 
     def s_Skip(self, s: A.Skip, scope: Scope, depth: int):
-        phases = self.comp.phase_names
-        if s.phase not in phases:
-            self.comp.err("UNK003", f"unknown phase `{s.phase}`", s.span, self.comp.did_you_mean(s.phase, phases))
+        if not self.lookup("phase", s.phase):
+            self.comp.err("UNK003", f"unknown phase `{s.phase}`", s.span,
+                          self.comp.did_you_mean(s.phase, self.comp.phase_names))
         self.line(depth, f"c.game.skip({s.phase!r})", s.span)
 
     def s_Fail(self, s: A.Fail, scope: Scope, depth: int):
-        self.line(depth, f"raise _IllegalAction('RUN030', {s.message!r}, {self.mod.span(s.span)})", s.span)
+        self.line(depth, f"raise _IllegalAction('RUN030', {s.message!r}, {self.span(s.span)})", s.span)
 
     def s_EndGame(self, s, scope, depth):
         self.line(depth, "raise _EndOfGame()", s.span)
 
     # -- expressions ----------------------------------------------------------------------------------------
-    def temp(self) -> str:
-        return self.mod.fresh("_t")
-
     def expr(self, e: A.Expr, scope: Scope) -> str:
         """Python source for the expression; names are checked and diagnostics recorded on the way."""
         if self.depth >= OUTLINE_DEPTH and self.fn is not None:
@@ -357,15 +508,14 @@ class Emitter:
             self.comp.strings.add(v)
         if type(v) in _SIMPLE_LITERALS or (type(v) is float and v == v and v not in (float("inf"), -float("inf"))):
             return repr(v)
-        return self.mod.const(v)
+        return self.const("value", v)
 
     def e_Name(self, e: A.Name, scope: Scope):
         n, comp = e.id, self.comp
         if n in scope.names:
             scope.read.add(n)
             return local(n)
-        kind = comp.globals.get(n)
-        prog = comp.prog
+        kind = self.lookup("global", n)
         if kind:
             comp.used.add(n)
         if kind == "counter":
@@ -375,11 +525,11 @@ class Emitter:
         if kind == "zone":
             return f"_ZoneRef(None, {n!r}, c.state.zones[{n!r}])"
         if kind == "die":
-            return self.mod.const(prog.dice[n])
+            return self.const("die", n)
         if kind == "table":
-            return self.mod.const(prog.tables[n])
+            return self.const("table", n)
         if kind == "procedure":
-            return self.mod.const(prog.procedures[n])
+            return self.const("callable", n)
         if kind == "map":
             return repr(n)
         if n == "players":
@@ -389,7 +539,7 @@ class Emitter:
         if n == "round":
             return "c.state.round"
         if n in REGISTRY:
-            return self.mod.const(REGISTRY[n])
+            return self.const("builtin", n)
         candidates = list(comp.globals) + list(scope.names) + list(REGISTRY) + ["players", "round", "num_players"]
         if n in ("player", "option", "this"):
             hint = f"`{n}` is only bound inside " + {"player": "phases, victory fields and heuristics",
@@ -426,7 +576,7 @@ class Emitter:
         comp, name = self.comp, e.name
         obj = self.expr(e.obj, scope)
         comp.used.add(name)
-        kind = comp.player_fields.get(name)
+        kind = self.lookup("field", name)
         test, first = self._name_or_temp(obj)
         if kind in ("counter", "var"):  # a player's field, or a record's key of the same name
             store = "counters" if kind == "counter" else "vars"
@@ -436,10 +586,9 @@ class Emitter:
             return (f"(_ZoneRef({test}, {name!r}, {test}.zones[{name!r}]) if type({first}) is _Player "
                     f"else _get_attr(_prog, {test}, {name!r}))")
         if isinstance(e.obj, A.Literal):
-            ent = comp.prog.entities.get(e.obj.value) if isinstance(e.obj.value, str) else None
-            if ent is not None and name in ent.fields and not isinstance(ent.fields[name], Callable_):
+            if isinstance(e.obj.value, str) and self.lookup("value field", (e.obj.value, name)):
                 t = self.temp()  # the field's value once the game has evaluated it: `(value,)`
-                fields = self.mod.const(ent.fields, "_f")
+                fields = self.const("fields", e.obj.value)
                 return f"({t}[0] if type({t} := {fields}[{name!r}]) is tuple else _field_value({t}))"
             return f"_get_attr(_prog, {obj}, {name!r})"
         return f"({test}[{name!r}] if type({first}) is dict else _get_attr(_prog, {test}, {name!r}))"
@@ -461,22 +610,22 @@ class Emitter:
                 args = [self.expr(a, scope) for a in e.args]
                 if n == "get" and len(args) == 3:
                     return f"_record_get(c, {', '.join(args)})"
-                return f"{self.mod.const(b.fn, '_b')}(c{''.join(', ' + a for a in args)})"
-            if comp.globals.get(n) == "procedure":
+                fn = self.const("builtin_fn", n)
+                return f"{fn}(c{''.join(', ' + a for a in args)})"
+            if self.lookup("global", n) == "procedure":
                 comp.used.add(n)
-                decl = comp.procedure_decls[n]
+                decl = self.lookup("procedure", n)
                 if len(decl.params) != len(e.args):
                     comp.err("ARG001", f"procedure `{n}` takes {len(decl.params)} arguments, got {len(e.args)}",
                              span, related=[(decl.span, "declared here")])
                 args = [self.expr(a, scope) for a in e.args]
                 if len(decl.params) != len(e.args):
                     return "None"
-                fname = comp.prog.procedure_functions[n]
-                return f"{fname}(c, {self.mod.span(span)}{''.join(', ' + a for a in args)})"
+                return f"{procedure_function(n)}(c, {self.span(span)}{''.join(', ' + a for a in args)})"
         func = self.expr(e.func, scope)
         args = [self.expr(a, scope) for a in e.args]
         optional = isinstance(e.func, A.Attr)
-        return f"_call_value(c, {func}, [{', '.join(args)}], {self.mod.span(span)}, {optional})"
+        return f"_call_value(c, {func}, [{', '.join(args)}], {self.span(span)}, {optional})"
 
     def e_BinOp(self, e: A.BinOp, scope):
         a, b = self.expr(e.left, scope), self.expr(e.right, scope)
@@ -524,7 +673,7 @@ class Emitter:
         return "(" + " and ".join(parts) + ")"
 
     def _player_zone(self, e: A.Expr) -> bool:
-        return isinstance(e, A.Attr) and self.comp.player_fields.get(e.name) == "zone"
+        return isinstance(e, A.Attr) and self.lookup("field", e.name) == "zone"
 
     @staticmethod
     def _compare(op: str, a: str, b: str) -> str:
@@ -554,4 +703,4 @@ class Emitter:
     def e_Choose(self, e: A.Choose, scope):
         self.comp.choose_tags.add(e.tag)
         who, options = self.expr(e.who, scope), self.expr(e.options, scope)
-        return f"_choose(c, {who}, {e.tag!r}, {options}, {self.mod.span(e.span)})"
+        return f"_choose(c, {who}, {e.tag!r}, {options}, {self.span(e.span)})"

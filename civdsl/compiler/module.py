@@ -1,13 +1,16 @@
-"""Generated Python functions, gathered into one module per compile and built with one `compile()`.
+"""Generated Python functions of one compile unit, each compiled the first time it is called.
 
 The emitter (`emit.py`) writes each procedure, step, block and expression of a ruleset as a Python
 function. Generated text contains only: names this module makes up (`_p3`, `v_food`...), literals
 written with `repr`, and names bound in the module's private namespace (runtime helpers, spans,
 constants). Nothing a rule file contains becomes Python text unescaped: rule names become locals only
-after `LOCAL_PREFIX` and a check that they are identifiers.
+after `LOCAL_PREFIX` (the grammar allows only ASCII identifiers). The namespace's builtins are a short
+list, so generated code could not reach `open` or `__import__` even by mistake.
 
-Each generated line knows the rule (span) it came from, so a Python error is reported at the rule
-statement it happened in (`runtime.error_at`).
+A function is compiled on its first call: checking a ruleset, or playing one option of it, never
+pays for the rules it does not run. Each function keeps a table from its lines to the rule
+statements they came from, so a Python error is reported at the rule statement it happened in
+(`runtime.error_at`).
 """
 from __future__ import annotations
 
@@ -28,79 +31,86 @@ class FunctionCode:
         self.span = span
         self.lines: list[tuple[int, str, Span | None]] = []
 
+    @property
+    def spans_name(self) -> str:
+        """The namespace name of this function's line -> span table."""
+        return "_L" + self.name
+
     def add(self, depth: int, text: str, span: Span | None) -> None:
         self.lines.append((depth, text, span))
+
+    def text(self) -> tuple[str, dict[int, Span | None]]:
+        """The function's source, and the span of each of its lines (numbered from 1)."""
+        out = [f"def {self.name}({', '.join(self.params)}):"]
+        spans: dict[int, Span | None] = {1: self.span}
+        for depth, text, span in self.lines:
+            out.append(INDENT * (depth + 1) + text)
+            spans[len(out)] = span
+        return "\n".join(out) + "\n", spans
 
 
 class ModuleBuilder:
     """The namespace and functions of one compile unit (a ruleset, or one more expression for it)."""
 
-    def __init__(self, namespace: dict | None = None, unit: int = 0):
+    def __init__(self, namespace: dict | None = None):
         self.ns: dict[str, object] = namespace if namespace is not None else dict(RUNTIME_NAMES)
-        self.unit = unit
-        self.spans_name = f"_SPANS{unit}"
-        self.spans: dict[int, Span] = {}
-        self.ns[self.spans_name] = self.spans
-        self.functions: list[FunctionCode] = []
-        self.binders: list[tuple[str, Callable]] = []
-        self._names: dict[tuple[str, int], str] = {}
-        self._counter = 0
+        self.functions: list[FunctionCode] = []   # written, not yet installed
+        self.pending: dict[str, FunctionCode] = {}  # installed as stubs, not yet compiled
+        self.setters: dict[str, list[Callable]] = {}
 
-    def fresh(self, prefix: str) -> str:
-        self._counter += 1
-        return f"{prefix}{self.unit}_{self._counter}"
-
-    def const(self, value, prefix: str = "_k") -> str:
-        """A name in the namespace for a value generated code uses (one name per object)."""
-        key = (prefix, id(value))
-        name = self._names.get(key)
-        if name is None:
-            name = self._names[key] = self.fresh(prefix)
-            self.ns[name] = value
-        return name
-
-    def span(self, span: Span | None) -> str:
-        return self.const(span, "_s")
-
-    def function(self, prefix: str, params: list[str], span: Span | None, name: str | None = None) -> FunctionCode:
-        fn = FunctionCode(name or self.fresh(prefix), params, span)
+    def function(self, name: str, params: list[str], span: Span | None) -> FunctionCode:
+        fn = FunctionCode(name, params, span)
         self.functions.append(fn)
         return fn
 
     def bind(self, name: str, setter: Callable) -> None:
-        """Call `setter(function)` once the module is built (fills a slot of the `Program`)."""
-        self.binders.append((name, setter))
+        """Give the function to `setter` (a slot of the `Program`), and again once it is compiled (one
+        function may fill several slots: a kind's default field value is one expression)."""
+        self.setters.setdefault(name, []).append(setter)
 
     def source(self) -> str:
-        """The module's text; also fills the line -> span table errors are reported from."""
-        out: list[str] = []
-        self.spans.clear()
-        for fn in self.functions:
-            out.append(f"def {fn.name}({', '.join(fn.params)}):")
-            self.spans[len(out)] = fn.span
-            for depth, text, span in fn.lines:
-                out.append(INDENT * (depth + 1) + text)
-                self.spans[len(out)] = span
-            out.append("")
-        return "\n".join(out) + "\n"
+        """All functions' text, for reading (each is compiled from its own text)."""
+        return "\n".join(fn.text()[0] for fn in self.functions + list(self.pending.values()))
 
-    def build(self) -> None:
-        """Compile the functions written so far into the namespace and fill the program's slots."""
-        if not self.functions:
-            return
-        text = self.source()
+    def build(self, eager: bool = False) -> None:
+        """Install the functions written so far: each a stub that compiles it on its first call
+        (`eager`: compile them all now)."""
+        names = list(dict.fromkeys(fn.name for fn in self.functions))
+        for fn in self.functions:
+            self.pending[fn.name] = fn
+        for name in names:
+            self.ns[name] = stub = self._stub(name)
+            for setter in self.setters.get(name, ()):
+                setter(stub)
+        self.functions = []
+        if eager:
+            for name in names:
+                self.compile(name)
+
+    def _stub(self, name: str) -> Callable:
+        def first_call(*args):
+            return self.compile(name)(*args)
+        return first_call
+
+    def compile(self, name: str) -> Callable:
+        """Compile one function into the namespace, put it in its slot, and return it."""
+        fn = self.pending.pop(name, None)
+        if fn is None:
+            return self.ns[name]
+        text, spans = fn.text()
+        self.ns[fn.spans_name] = spans
         try:
-            code = compile(text, f"<civdsl rules {self.unit}>", "exec")
+            code = compile(text, f"<civdsl rules {name}>", "exec")
         except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
             line = getattr(exc, "lineno", None)
-            span = self.spans.get(line) if line else None
+            span = spans.get(line) if line else fn.span
             raise CivError(Diagnostic("SYN009", "this rule is too deeply nested to compile", span, "error",
                                       "split it with `let` or a procedure")) from None
         exec(code, self.ns)  # noqa: S102 - generated from the syntax tree only, see the module docstring
-        for name, setter in self.binders:
-            setter(self.ns[name])
-        self.functions.clear()
-        self.binders.clear()
+        real = self.ns[name]
+        for setter in self.setters.pop(name, ()):
+            setter(real)
+        return real
 
 
 def _runtime_names() -> dict[str, object]:
@@ -108,8 +118,8 @@ def _runtime_names() -> dict[str, object]:
     from ..engine.state import Player, ZoneRef
     from ..engine.values import IllegalAction, RuleError, field_value
     return {
-        "__builtins__": {"type": type, "len": len, "list": list, "tuple": tuple, "range": range, "int": int, "dict": dict,
-                         "None": None, "True": True, "False": False},
+        "__builtins__": {"type": type, "len": len, "list": list, "tuple": tuple, "range": range, "int": int,
+                         "dict": dict, "None": None, "True": True, "False": False},
         "_Player": Player, "_ZoneRef": ZoneRef, "_fmt": fmt, "_IllegalAction": IllegalAction,
         "_RuleError": RuleError, "_EndOfGame": R.EndOfGame, "_PY_ERRORS": R.PY_ERRORS, "_UNSET": R.UNSET,
         "_error_at": R.error_at, "_over_budget": R.over_budget, "_loop_overflow": R.loop_overflow,

@@ -15,11 +15,25 @@ MAX_MAP_BYTES = 5_000_000
 BORDER_TYPES = ("land", "water", "both")
 
 
+_LOADED: dict[str, tuple[tuple[int, int], MapGraph]] = {}  # path -> (mtime and size, graph)
+
+
 def load_map(path: Path, span: Span) -> MapGraph:
-    """Read and validate a map file; every problem is a diagnostic at the `map` declaration."""
+    """Read and validate a map file; every problem is a diagnostic at the `map` declaration. A map is
+    read once per process while the file is unchanged (map graphs never change during a game)."""
     if not path.is_file():
         raise error("MAP001", f"map file `{path.name}` not found", span, "the path is relative to the rule file")
-    if path.stat().st_size > MAX_MAP_BYTES:
+    st = path.stat()
+    hit = _LOADED.get(str(path))
+    if hit is not None and hit[0] == (st.st_mtime_ns, st.st_size):
+        return hit[1]
+    graph = _read_map(path, span, st.st_size)
+    _LOADED[str(path)] = ((st.st_mtime_ns, st.st_size), graph)
+    return graph
+
+
+def _read_map(path: Path, span: Span, size: int) -> MapGraph:
+    if size > MAX_MAP_BYTES:
         raise error("MAP002", f"map file `{path.name}` is larger than {MAX_MAP_BYTES} bytes", span)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

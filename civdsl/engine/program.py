@@ -1,8 +1,9 @@
 """A compiled ruleset: the declarations a game needs, and the Python functions its rules became.
 
-The compiler fills a `Program`; the functions are Python code it generated, compiled into the
-program's private namespace the first time a game needs them (`build`), so that checking a ruleset
-never pays for it. Every function is called with the running context `c` (see `interpreter.Ctx`).
+The compiler fills a `Program`; the functions are Python code it generated, each compiled into the
+program's private namespace the first time it is called (see `compiler.module`), so that checking a
+ruleset or playing one option of it never pays for rules it does not run. Every function is called
+with the running context `c` (see `interpreter.Ctx`).
 """
 from __future__ import annotations
 
@@ -43,7 +44,6 @@ class Program:
     entities: dict[str, EntityObj] = field(default_factory=dict)
     by_kind: dict[str, list[str]] = field(default_factory=dict)
     procedures: dict[str, Callable_] = field(default_factory=dict)
-    procedure_functions: dict[str, str] = field(default_factory=dict)  # name -> its generated function's name
     phases: dict[str, CompiledPhase] = field(default_factory=dict)
     sequence: A.Sequence | None = None
     turn_keys: list[Callable] = field(default_factory=list)
@@ -65,17 +65,12 @@ class Program:
     masks: tuple | None = None            # zones a heuristic may not read (see `Game._masks`)
     heuristic_spans: dict | None = None   # heuristic tag -> its declaration's span
     module: Any = None  # compiler.module.ModuleBuilder: the generated code, until built
-    units: int = 1      # compile units so far (a scenario's `call` adds one)
 
     @property
     def player_counter_names(self):
         return {n for (s, n) in self.counters if s == "player"}
 
-    @property
-    def built(self) -> bool:
-        return self.module is None or not self.module.functions
-
-    def build(self) -> None:
-        """Compile the generated functions (once); raises `CivError` for a rule Python cannot compile."""
+    def build(self, eager: bool = False) -> None:
+        """Make the generated functions callable: each is compiled on its first call (`eager`: all now)."""
         if self.module is not None:
-            self.module.build()
+            self.module.build(eager)

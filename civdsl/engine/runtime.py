@@ -257,23 +257,22 @@ def call_value(c, f, args: list, span: Span, optional: bool):
 def memo_lookup(memo: dict, f: Callable_, args: tuple):
     """While an agent scores one decision, the same call gives the same result. Returns
     (key or None when an argument cannot be remembered, the remembered value or UNSET)."""
+    for a in args:
+        t = type(a)
+        if t is list or t is dict:  # not remembered (a list or a record among the arguments)
+            return None, UNSET
     key = (f, *args)
     try:
         hit = memo.get(key, UNSET)
-    except TypeError:  # a list or a record among the arguments: not remembered
+    except TypeError:  # something else that cannot be a key
         return None, UNSET
     return key, (UNSET if hit is UNSET else fresh(hit))
 
 
 def fresh(value):
-    """A remembered result as a caller may use it: lists and records are copied, so that a caller that
-    changes one does not change what the next caller gets."""
-    t = type(value)
-    if t is list:
-        return list(value)
-    if t is dict:
-        return dict(value)
-    return value
+    """A remembered result as a caller may use it: a record is copied, so that a caller that changes
+    it does not change what the next caller gets (a list is a value no rule changes in place)."""
+    return dict(value) if type(value) is dict else value
 
 
 def choose(c, who, tag: str, options, span: Span):

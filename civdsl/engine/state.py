@@ -73,14 +73,19 @@ class ZoneRef:
 
 @dataclass
 class MapGraph:
-    """Areas with attributes and typed borders (`land`, `water`, or both)."""
+    """Areas with attributes and typed borders (`land`, `water`, or both). A map does not change
+    during a game, so the neighbours of an area are worked out once (a list no rule changes)."""
 
     areas: dict[str, dict] = field(default_factory=dict)
     borders: dict[str, dict[str, str]] = field(default_factory=dict)
+    _near: dict = field(default_factory=dict, repr=False, compare=False)
 
     def neighbours(self, area: str, kind: str | None = None) -> list[str]:
-        out = self.borders.get(area, {})
-        return [a for a, k in out.items() if kind is None or k == kind or k == "both"]
+        found = self._near.get((area, kind))
+        if found is None:
+            out = self.borders.get(area, {})
+            found = self._near[(area, kind)] = [a for a, k in out.items() if kind is None or k == kind or k == "both"]
+        return found
 
 
 NEUTRAL = -1

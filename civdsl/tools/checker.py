@@ -43,7 +43,8 @@ def _rules_root(path: Path) -> Path:
 
 
 def check_entry(path: Path) -> list[Diagnostic]:
-    """Load, compile and evaluate the constants of one edition entry or overlay."""
+    """Load, compile and evaluate the constants of one edition entry or overlay, and compile it with
+    each of its options."""
     try:
         rs = load_ruleset(path, root=_rules_root(path))
     except CivError as exc:
