@@ -52,13 +52,14 @@ class Compiler:
         return self.decls.get(cls, [])
 
     # -- generated functions -----------------------------------------------------------------------
-    def fn(self, e: A.Expr, names: list[str], setter) -> None:
-        """An expression as a function of the context, given to `setter` when the program is built."""
-        self.module.bind(self.emit.expression(e, names), setter)
+    def fn(self, e: A.Expr, names: list[str], setter, players=()) -> None:
+        """An expression as a function of the context, given to `setter` when the program is built;
+        `players`: the names among `names` certain to hold a player."""
+        self.module.bind(self.emit.expression(e, names, players), setter)
 
-    def slot(self, target: list, index: int, e: A.Expr, names: list[str]) -> None:
+    def slot(self, target: list, index: int, e: A.Expr, names: list[str], players=()) -> None:
         """Compile `e` into `target[index]`."""
-        self.fn(e, names, lambda f: target.__setitem__(index, f))
+        self.fn(e, names, lambda f: target.__setitem__(index, f), players)
 
     # -- diagnostics -----------------------------------------------------------------------------
     def err(self, code: str, msg: str, span: Span | None, hint: str | None = None, related=None):
@@ -135,7 +136,8 @@ class Compiler:
         for d in self.of(A.Victory):
             self._victory(d)
         for d in self.of(A.Heuristic):
-            self.fn(d.expr, ["player", "option"], lambda f, name=d.name: prog.heuristics.__setitem__(name, f))
+            self.fn(d.expr, ["player", "option"], lambda f, name=d.name: prog.heuristics.__setitem__(name, f),
+                    ["player"])
         for d in self.of(A.Invariant):
             entry = [d.name, None, d.span]
             prog.invariants.append(entry)
@@ -323,9 +325,10 @@ class Compiler:
 
     # -- turn structure ----------------------------------------------------------------------------
     def _phase(self, d: A.Phase):
+        players = [] if d.order is not None and d.order.mode == "once" else ["player"]  # once: player is none
         keys = [None] * len(d.order.keys if d.order else [])
         for i, k in enumerate(d.order.keys if d.order else []):
-            self.slot(keys, i, k, ["player"])
+            self.slot(keys, i, k, ["player"], ["player"])
         steps = []
         seen: dict[str, Span] = {}
         for s in d.steps:
@@ -335,18 +338,18 @@ class Compiler:
             seen[s.name] = s.span
             step = [s.name, s.title or s.name, None, s.span]
             steps.append(step)
-            fname = self.emit.step(s, f"_st_{d.name}_{s.name}", s.body, ["player"], s.span)
+            fname = self.emit.step(s, f"_st_{d.name}_{s.name}", s.body, ["player"], s.span, players)
             self.module.bind(fname, lambda f, step=step: step.__setitem__(2, f))
         phase = self.prog.phases[d.name] = CompiledPhase(d.name, d.title or d.name, d.order, keys, None, steps, d.span)
         if d.when is not None:
-            self.fn(d.when, ["player"], lambda f: setattr(phase, "when", f))
+            self.fn(d.when, ["player"], lambda f: setattr(phase, "when", f), players)
 
     def _sequence(self, d: A.Sequence):
         self.prog.sequence = d
         if d.turns is not None:
             self.prog.turn_keys = [None] * len(d.turns.keys)
             for i, k in enumerate(d.turns.keys):
-                self.slot(self.prog.turn_keys, i, k, ["player"])
+                self.slot(self.prog.turn_keys, i, k, ["player"], ["player"])
         listed = set()
         for name, span in d.phases:
             listed.add(name)
@@ -382,18 +385,19 @@ class Compiler:
                         continue
                     fns = [[k, None] for k in f.value.keys]
                     for pair, v in zip(fns, f.value.values):
-                        self.slot(pair, 1, v, ["player"])
+                        self.slot(pair, 1, v, ["player"], ["player"])
                     self.prog.victory[f.name] = [fns, f.span]
                     continue
                 if items is None:
                     items = [f.value]
                 fns = [None] * len(items)
                 for i, item in enumerate(items):
-                    self.slot(fns, i, item, ["player"])
+                    self.slot(fns, i, item, ["player"], ["player"])
                 self.prog.victory[f.name] = [fns, f.span]
             else:
                 entry = self.prog.victory[f.name] = [None, f.span]
-                self.slot(entry, 0, f.value, ["player"] if mode == "player" else [])
+                names = ["player"] if mode == "player" else []
+                self.slot(entry, 0, f.value, names, names)
 
     def _game_block(self):
         g = self.rs.game

@@ -17,26 +17,18 @@ from ..engine.runtime import LOCAL_PREFIX
 from ..language import ast as A
 from ..language.diagnostics import Span
 from .module import FunctionCode, ModuleBuilder
+from .scope import PLAYER, RECORD, Scope, function_scope
 
 OUTLINE_DEPTH = 30   # deeper subexpressions become functions of their own (Python's parser nests ~200 deep)
 MAX_LOOP_NESTING = 15  # Python allows 20 nested blocks per function; the function itself uses some
 _SIMPLE_LITERALS = (int, str, bool, type(None))
 # Calls that neither log nor read the running statement's span; any other call in a statement's own
 # code (a builtin, a procedure, a decision, a change of state) makes the statement record its span.
-_PURE_CALL = re.compile(r"\b(?:type|len|list|range|_iterable|_range|_repeat_count|_in|_add|_div|_get_attr|"
+_PURE_CALL = re.compile(r"\b(?:type|len|list|range|_iterable|_range|_numbers|_repeat_count|_in|_add|_div|_get_attr|"
                         r"_get_index|_ZoneRef|_field_value|_loop_overflow|_over_budget|_IllegalAction|_EndOfGame)\(")
 _CALL = re.compile(r"[\w.]\(")
 _COMPARE_OPS = {"==", "!=", "<", ">", "<=", ">="}
 BUILTIN_GLOBALS = ("players", "player", "round", "num_players", "this", "option")
-
-
-class Scope:
-    """Local names of one procedure, step or expression (function-level, like Python), and which of
-    them the code written so far reads."""
-
-    def __init__(self, names=()):
-        self.names = set(names)
-        self.read: set[str] = set()
 
 
 def _is_int(e: A.Expr) -> bool:
@@ -49,6 +41,11 @@ _CONST_PREFIX = {"callable": "_c_", "die": "_d_", "table": "_tb_", "builtin": "_
 def procedure_function(name: str) -> str:
     """The namespace name of a procedure's generated function."""
     return "_p_" + name
+
+
+def flag(name: str) -> str:
+    """The local holding whether the local `name` is a player."""
+    return "_P" + LOCAL_PREFIX + name
 
 
 def local(name: str) -> str:
@@ -213,7 +210,9 @@ class Emitter:
                              lambda: self._procedure(fname, key, name, params, body, span, this))
 
     def _procedure(self, fname, key, name, params, body, span, this) -> None:
-        scope = Scope(params + (["this"] if this is not None else []))
+        scope = function_scope(params, body)
+        if this is not None:
+            scope.names.add("this")
         fn = self.mod.function(fname, ["c", "_site"] + [local(p) for p in params], span)
         args = "".join(local(p) + ", " for p in params)
         pre = [
@@ -233,32 +232,35 @@ class Emitter:
         if this is not None:
             fn.add(1, f"{local('this')} = {this!r}", span)
         self._body(fn, "procedure", body, scope, 1)
+        self._flags(fn, scope, len(pre) + (this is not None), 1, span)
         fn.add(1, "if _key is not None: _memo[_key] = None", span)
         self._except(fn, span, 0)
         fn.add(0, "finally:", span)
         fn.add(1, "c.depth -= 1", span)
         fn.add(1, "c.span = _span", span)
 
-    def step(self, node, fname: str, body: list[A.Stmt], names: list[str], span: Span) -> str:
+    def step(self, node, fname: str, body: list[A.Stmt], names: list[str], span: Span, players=()) -> str:
         """A phase step or the set-up (`node`): `fn(c)`, its locals (`player`) handed in through
-        `c.locals`."""
+        `c.locals`; `players`: those certain to be players."""
         def write():
-            scope = Scope(names)
+            scope = function_scope(names, body, players)
             fn = self.mod.function(fname, ["c"], span)
             for n in names:
                 fn.add(0, f"{local(n)} = c.locals[{n!r}]", span)
             fn.add(0, "try:", span)
             self._body(fn, "step", body, scope, 1)
+            self._flags(fn, scope, len(names) + 1, 1, span)
             self._except(fn, span, 0)
         return self._written(("s", id(node), fname), node, fname, write)
 
-    def expression(self, e: A.Expr, names: list[str]) -> str:
+    def expression(self, e: A.Expr, names: list[str], players=()) -> str:
         """An expression outside statements (parameters, conditions, order keys, victory fields,
-        heuristics...): `fn(c)`, its locals read from `c.locals`; errors are reported by the caller."""
+        heuristics...): `fn(c)`, its locals read from `c.locals` (`players`: those certain to be
+        players); errors are reported by the caller."""
         fname = f"_x{id(e)}_{'_'.join(names)}"
 
         def write():
-            scope = Scope(names)
+            scope = Scope(names, {n: PLAYER for n in players}, [n for n in names if n not in players])
             saved = (self.fn, self.kind, self.depth)
             fn = self.mod.function(fname, ["c"], getattr(e, "span", None))
             self.fn, self.kind, self.depth = fn, "expression", 0
@@ -268,8 +270,9 @@ class Emitter:
                 self.fn, self.kind, self.depth = saved
             for n in sorted(scope.read):
                 fn.add(0, f"{local(n)} = c.locals[{n!r}]", fn.span)
+            self._flags(fn, scope, len(fn.lines), 0, fn.span)
             fn.add(0, f"return {text}", fn.span)
-        return self._written(("x", id(e), tuple(names)), e, fname, write)
+        return self._written(("x", id(e), tuple(names), tuple(players)), e, fname, write)
 
     def _body(self, fn: FunctionCode, kind: str, body: list[A.Stmt], scope: Scope, depth: int) -> None:
         saved = (self.fn, self.kind, self.loops)
@@ -279,6 +282,25 @@ class Emitter:
         finally:
             self.fn, self.kind, self.loops = saved
 
+    @staticmethod
+    def _flags(fn: FunctionCode, scope: Scope, at: int, depth: int, span: Span) -> None:
+        """The type tests of locals bound once, made once where the function starts (see `scope.py`)."""
+        fn.lines[at:at] = [(depth, f"{flag(n)} = type({local(n)}) is _Player", span) for n in sorted(scope.flags)]
+
+    def _player_test(self, e: A.Expr, scope: Scope, obj: str) -> tuple[str, str, str | None]:
+        """How to test that `obj` (the code of `e`) is a player: (the test, the value to read, what is
+        certain: PLAYER, RECORD or None). A local of known kind needs no test; one bound once is tested
+        once; anything else each time, evaluated once."""
+        if isinstance(e, A.Name) and e.id in scope.names:
+            kind = scope.kinds.get(e.id)
+            if kind is not None:
+                return ("True" if kind == PLAYER else "False"), obj, kind
+            if e.id in scope.fixed:
+                scope.flags.add(e.id)
+                return flag(e.id), obj, None
+        test, first = self._name_or_temp(obj)
+        return f"type({first}) is _Player", test, None
+
     def _except(self, fn: FunctionCode, span: Span, depth: int) -> None:
         fn.add(depth, "except _PY_ERRORS as _e:", span)
         fn.add(depth + 1, f"raise _error_at(_e, {fn.spans_name}) from None", span)
@@ -286,7 +308,7 @@ class Emitter:
     def _outline(self, e: A.Expr, scope: Scope) -> str:
         """A subexpression as a function of its own, called with the locals it reads: keeps generated
         expressions shallow, and lets a comprehension's source use temporaries."""
-        inner = Scope(scope.names)
+        inner = Scope(scope.names, scope.kinds)
         saved = (self.fn, self.depth)
         fn = self.mod.function(f"_o{self.temp()}{self.unit.name if self.unit else ''}", [],
                                getattr(e, "span", None))
@@ -358,6 +380,9 @@ class Emitter:
         if isinstance(t, A.Index):
             key = self.expr(t.key, scope)
             value = self.expr(s.value, scope)
+            if isinstance(t.obj, A.Name) and scope.kinds.get(t.obj.id) == RECORD and t.obj.id in scope.names:
+                self.line(depth, f"c.game.set_record({obj}, {key}, {op!r}, {value})", s.span)
+                return
             test, first = self._name_or_temp(obj)
             self.line(depth, f"if type({first}) is dict: c.game.set_record({test}, {key}, {op!r}, {value})", s.span)
             self.line(depth, f"else: _set_index(c, {test}, {key}, {op!r}, {value})", s.span)
@@ -372,10 +397,12 @@ class Emitter:
             comp.err("NAM004", f"`{name}` is a zone and cannot be assigned", t.span,
                      "use `add`, `remove` or `move` to change a zone")
         value = self.expr(s.value, scope)
-        test, first = self._name_or_temp(obj)
-        self.line(depth, f"if type({first}) is _Player: c.game.set_player({test}, {name!r}, {op!r}, {value})",
-                  s.span)
-        self.line(depth, f"else: _set_field(c, {test}, {name!r}, {op!r}, {value})", s.span)
+        test, target, certain = self._player_test(t.obj, scope, obj)
+        if certain == PLAYER:
+            self.line(depth, f"c.game.set_player({target}, {name!r}, {op!r}, {value})", s.span)
+            return
+        self.line(depth, f"if {test}: c.game.set_player({target}, {name!r}, {op!r}, {value})", s.span)
+        self.line(depth, f"else: _set_field(c, {target}, {name!r}, {op!r}, {value})", s.span)
 
     def _combine(self, op: str, old: str, value: str) -> str:
         if op == "=":
@@ -404,9 +431,14 @@ class Emitter:
             self.loops -= 1
 
     def s_For(self, s: A.For, scope: Scope, depth: int):
-        source = self.expr(s.iterable, scope)
+        it = s.iterable
+        if isinstance(it, A.BinOp) and it.op == "..":  # the numbers themselves, no list made
+            source = f"_numbers({self.expr(it.left, scope)}, {self.expr(it.right, scope)})"
+        else:
+            t = self.temp()
+            source = f"({t} if type({t} := {self.expr(it, scope)}) is list else _iterable({t}))"
         scope.names.add(s.var)
-        self.line(depth, f"for {local(s.var)} in _iterable({source}):", s.span)
+        self.line(depth, f"for {local(s.var)} in {source}:", s.span)
         self._loop(s, s.body, scope, depth)
 
     def s_Repeat(self, s: A.Repeat, scope: Scope, depth: int):
@@ -561,11 +593,13 @@ class Emitter:
             source = self._outline(e.iterable, scope)
         had = e.var in scope.names
         was_read = e.var in scope.read
+        hidden = scope.hide(e.var)
         scope.names.add(e.var)
         try:
             body = self.expr(e.expr, scope)
             cond = f" if {self.expr(e.cond, scope)}" if e.cond is not None else ""
         finally:
+            scope.unhide(e.var, hidden)
             if not had:
                 scope.names.discard(e.var)
             if not was_read:
@@ -577,24 +611,40 @@ class Emitter:
         obj = self.expr(e.obj, scope)
         comp.used.add(name)
         kind = self.lookup("field", name)
-        test, first = self._name_or_temp(obj)
-        if kind in ("counter", "var"):  # a player's field, or a record's key of the same name
-            store = "counters" if kind == "counter" else "vars"
-            return (f"({test}.{store}[{name!r}] if type({first}) is _Player else {test}[{name!r}] "
-                    f"if type({test}) is dict else _get_attr(_prog, {test}, {name!r}))")
-        if kind == "zone":
-            return (f"(_ZoneRef({test}, {name!r}, {test}.zones[{name!r}]) if type({first}) is _Player "
-                    f"else _get_attr(_prog, {test}, {name!r}))")
+        if kind in ("counter", "var", "zone"):  # a player's field, or a record's key of the same name
+            test, value, certain = self._player_test(e.obj, scope, obj)
+            if kind == "zone":
+                read = f"_ZoneRef({value}, {name!r}, {value}.zones[{name!r}])"
+            else:
+                read = f"{value}.{'counters' if kind == 'counter' else 'vars'}[{name!r}]"
+            if certain == PLAYER:
+                return read
+            if certain == RECORD:
+                return f"{value}[{name!r}]"
+            if kind == "zone":
+                return f"({read} if {test} else _get_attr(_prog, {value}, {name!r}))"
+            return (f"({read} if {test} else {value}[{name!r}] if type({value}) is dict "
+                    f"else _get_attr(_prog, {value}, {name!r}))")
+        if isinstance(e.obj, A.Name) and scope.kinds.get(e.obj.id) == RECORD and e.obj.id in scope.names:
+            return f"{obj}[{name!r}]"
         if isinstance(e.obj, A.Literal):
             if isinstance(e.obj.value, str) and self.lookup("value field", (e.obj.value, name)):
                 t = self.temp()  # the field's value once the game has evaluated it: `(value,)`
                 fields = self.const("fields", e.obj.value)
                 return f"({t}[0] if type({t} := {fields}[{name!r}]) is tuple else _field_value({t}))"
             return f"_get_attr(_prog, {obj}, {name!r})"
-        return f"({test}[{name!r}] if type({first}) is dict else _get_attr(_prog, {test}, {name!r}))"
+        value, first = self._name_or_temp(obj)
+        return f"({value}[{name!r}] if type({first}) is dict else _get_attr(_prog, {value}, {name!r}))"
 
     def e_Index(self, e: A.Index, scope):
-        return f"_get_index({self.expr(e.obj, scope)}, {self.expr(e.key, scope)}, _prog)"
+        """`x[k]`: a list's item (from 1) or a record's key inline, anything else by `get_index`."""
+        obj, key = self.expr(e.obj, scope), self.expr(e.key, scope)
+        t = self.temp()
+        if _is_int(e.key) and e.key.value >= 1:
+            return f"({t}[{e.key.value - 1}] if type({t} := {obj}) is list else _get_index({t}, {key}, _prog))"
+        k = self.temp()  # both read once, the list or record first
+        return (f"({t}[{k} - 1] if ((type({t} := {obj}) is list) & (type({k} := {key}) is int)) and {k} > 0 "
+                f"else {t}[{k}] if type({t}) is dict else _get_index({t}, {k}, _prog))")
 
     def e_Call(self, e: A.Call, scope: Scope):
         comp, span = self.comp, e.span
@@ -610,6 +660,12 @@ class Emitter:
                 args = [self.expr(a, scope) for a in e.args]
                 if n == "get" and len(args) == 3:
                     return f"_record_get(c, {', '.join(args)})"
+                if n in ("len", "count") and len(args) == 1:
+                    t = self.temp()
+                    return f"(len({t}) if type({t} := {args[0]}) is list else {self.const('builtin_fn', n)}(c, {t}))"
+                if n == "roll" and len(args) == 1 and isinstance(e.args[0], A.Name) \
+                        and e.args[0].id not in scope.names and self.lookup("global", e.args[0].id) == "die":
+                    return f"_roll_one(c, {args[0]})"  # a declared die: no need to ask what was rolled
                 fn = self.const("builtin_fn", n)
                 return f"{fn}(c{''.join(', ' + a for a in args)})"
             if self.lookup("global", n) == "procedure":
@@ -651,12 +707,15 @@ class Emitter:
                 f"else _add({ta}, {tb}))")  # `&`: both sides are always evaluated, left first
 
     def e_Compare(self, e: A.Compare, scope):
-        if len(e.ops) == 1 and e.ops[0] in ("in", "not in") and self._player_zone(e.operands[1]):
+        if len(e.ops) == 1 and e.ops[0] in ("in", "not in") and self._local_player_zone(e.operands[1], scope):
             item, zone = self.expr(e.operands[0], scope), e.operands[1]
-            test, first = self._name_or_temp(self.expr(zone.obj, scope))
+            test, owner, certain = self._player_test(zone.obj, scope, self.expr(zone.obj, scope))
             self.comp.used.add(zone.name)
-            found = (f"({item} in {test}.zones[{zone.name!r}] if type({first}) is _Player "
-                     f"else _in({item}, _get_attr(_prog, {test}, {zone.name!r})))")
+            if certain == PLAYER:
+                found = f"({item} in {owner}.zones[{zone.name!r}])"
+            else:
+                found = (f"({item} in {owner}.zones[{zone.name!r}] if {test} "
+                         f"else _in({item}, _get_attr(_prog, {owner}, {zone.name!r})))")
             return found if e.ops[0] == "in" else f"(not {found})"
         operands = [self.expr(o, scope) for o in e.operands]
         if len(e.ops) == 1:
@@ -672,8 +731,11 @@ class Emitter:
                 parts.append(self._compare(op, left, right))
         return "(" + " and ".join(parts) + ")"
 
-    def _player_zone(self, e: A.Expr) -> bool:
-        return isinstance(e, A.Attr) and self.lookup("field", e.name) == "zone"
+    def _local_player_zone(self, e: A.Expr, scope: Scope) -> bool:
+        """`local.zone` for a player's zone: membership in it reads the zone's items directly (the local
+        is read after the item, as the language's left-to-right order wants)."""
+        return (isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id in scope.names
+                and self.lookup("field", e.name) == "zone")
 
     @staticmethod
     def _compare(op: str, a: str, b: str) -> str:
@@ -703,4 +765,8 @@ class Emitter:
     def e_Choose(self, e: A.Choose, scope):
         self.comp.choose_tags.add(e.tag)
         who, options = self.expr(e.who, scope), self.expr(e.options, scope)
+        if isinstance(e.who, A.Name) and scope.kinds.get(e.who.id) == PLAYER and e.who.id in scope.names \
+                and (isinstance(e.options, (A.ListLit, A.Comprehension))
+                     or isinstance(e.options, A.BinOp) and e.options.op == ".."):  # a player, and a list of options
+            return f"c.game.decide({who}, {e.tag!r}, {options}, {self.span(e.span)})"
         return f"_choose(c, {who}, {e.tag!r}, {options}, {self.span(e.span)})"

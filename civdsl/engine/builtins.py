@@ -198,18 +198,27 @@ def _get(c, r, k, default):
 
 # ---- dice and randomness ----------------------------------------------------------------------------
 def roll_die(c, die: Die):
-    state = c.game.state
+    g = c.game
+    state = g.state
     if state.forced_dice:
-        if c.game.journal is not None:
-            c.game.journal.append((state.forced_dice, None, list(state.forced_dice)))
+        if g.journal is not None:
+            g.journal.append((state.forced_dice, None, list(state.forced_dice)))
         face = state.forced_dice.pop(0)
         if face not in die.faces:
             raise RuleError("RUN020", f"fixed die result {face!r} is not a face of {die.name}", c.span,
                             f"faces of {die.name}: {die.faces}")
         return face
-    g = c.game
     rng = state.rng if (g.journal is None or g._rng_saved) and not g.no_random else g.rng()
-    return die.faces[rng.randrange(len(die.faces))]
+    faces = die.faces
+    return faces[rng.below(len(faces))]
+
+
+def roll_one(c, die: Die):
+    """`roll(d)` of a declared die (the compiler knows it is a die): one face."""
+    face = roll_die(c, die)
+    if c.game.logging:
+        c.game.emit("roll", die=die.name, faces=[face])
+    return face
 
 
 @builtin("roll", 1, 2, doc="Roll a die (n times, summed), or roll a table's die and return its row.")

@@ -42,6 +42,7 @@ class StateChanges:
         self.events.append(ev)
 
     def narrate(self, text: str) -> None:
+        self._asked += 1  # (counted with decisions: what a pure evaluation never does, see `setup`)
         self.emit("log", text=text)
         if self.echo:
             self.echo(text)
@@ -88,7 +89,7 @@ class StateChanges:
             else:
                 new = combine(op, old, value)
             if type(new) is int:  # the common case, clamped inline
-                lo, hi = self.program.player_bounds.get(name, _NO_BOUNDS)
+                lo, hi = self._bounds.get(name, _NO_BOUNDS)
                 if lo is not None and new < lo:
                     new = lo
                 elif hi is not None and new > hi:

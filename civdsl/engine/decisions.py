@@ -41,6 +41,7 @@ class Deciding:
     """Asking agents and scoring options (a mixin of `Game`)."""
 
     def decide(self, p: Player, tag: str, options: list, span: Span):
+        self._asked += 1
         n = len(options)
         if not n:
             raise RuleError("RUN021", f"{p.name} must choose \"{tag}\" but the rule offers no options", span,
@@ -52,8 +53,8 @@ class Deciding:
                 choice = self._replay.pop()  # (kept last answer first)
             else:
                 agent = self.agents[p.index]
-                if type(agent) is RandomAgent:  # its whole rule, without building a `Decision`
-                    choice = agent.rng.randrange(n)
+                if type(agent) is RandomAgent:  # its whole rule (`randrange`), without building a `Decision`
+                    choice = agent.rng._randbelow(n)
                 else:
                     c = self.c
                     saved_locals, saved_span = c.locals, c.span

@@ -118,6 +118,8 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         self._step_choices: list = []  # answers given in the running step
         self._deciding: Decision | None = None  # the question an agent is answering right now
         self._blanked = 0           # inside `scoring_view`
+        self._asked = 0             # decisions asked and lines narrated so far
+        self._bounds = program.player_bounds  # a player counter's (lowest, highest) by name
         seq = program.sequence
         self._phase_names = [n for n, _ in seq.phases] if seq else []
         self._check_at = self._victory("check", "turn" if seq and seq.turns else "round")
@@ -162,7 +164,8 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         if not self._resume:
             self.state.round += 1
             self.c.span = self.program.sequence.span
-            self.emit("round", n=self.state.round)
+            if self.logging:
+                self.emit("round", n=self.state.round)
             self.cursor = Cursor()
         self._in_round = True
         try:
@@ -187,14 +190,16 @@ class Game(StateChanges, Deciding, Initializing, Forking):
                 st.current = p
                 if not self._resume:
                     self.c.span = seq.span
-                    self.emit("turn", player=p.name)
+                    if self.logging:
+                        self.emit("turn", player=p.name)
                     cur.phase = 0
                 while cur.phase < len(names):
                     self.run_phase(names[cur.phase], p)
                     if self._check_victory("phase"):
                         return True
                     cur.phase += 1
-                st.skips = {s for s in st.skips if s[0] != p.index}
+                if st.skips:
+                    st.skips = {s for s in st.skips if s[0] != p.index}
                 if self._check_victory("turn"):
                     return True
                 cur.turn += 1
@@ -219,8 +224,9 @@ class Game(StateChanges, Deciding, Initializing, Forking):
             once = ph.order is not None and ph.order.mode == "once" and only is None
             cur.participants = [None] if once else ([only] if only else self._order(ph.order, ph.order_keys))
             cur.participant = 0
-            self.emit("phase", phase=name,
-                      order=[p.name for p in cur.participants if p] if only is None else None)
+            if self.logging:
+                self.emit("phase", phase=name,
+                          order=[p.name for p in cur.participants if p] if only is None else None)
         participants, steps = cur.participants, ph.steps
         while cur.participant < len(participants):
             p = participants[cur.participant]
@@ -235,7 +241,8 @@ class Game(StateChanges, Deciding, Initializing, Forking):
                 c.locals = {"player": p}
                 c.steps = 0
                 c.span = span
-                self._step_choices = []
+                if self._step_choices:
+                    self._step_choices = []
                 self._resume = False
                 self.transaction(fn)
                 cur.step += 1
@@ -253,11 +260,11 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         return ph.when is None or bool(self.guarded(ph.when, ph.span, p))
 
     def _order(self, order, keys: list[Callable]) -> list[Player]:
-        players = list(self.state.players)
+        players = self.state.players
         if order is None or order.mode in ("seat", "simultaneous", "turn", "once"):
-            return players
+            return players  # (the cursor keeps it; nothing changes the list of players)
         try:
-            ranked = sorted(players, key=lambda p: tuple(self.guarded(k, order.span, p) for k in keys))
+            ranked = sorted(players, key=lambda p: tuple([self.guarded(k, order.span, p) for k in keys]))
         except TypeError as exc:  # keys of different types cannot be compared
             raise RuleError("RUN001", f"order keys cannot be compared: {exc}", order.span) from None
         return list(reversed(ranked)) if order.mode == "inverse" else ranked

@@ -62,6 +62,7 @@ class Program:
     die_sources: dict[str, Callable] = field(default_factory=dict)
     table_sources: dict[str, list] = field(default_factory=dict)
     lazy_fields: list = field(default_factory=list)
+    param_values: dict[int, list] = field(default_factory=dict)  # number of players -> [(name, value)]
     masks: tuple | None = None            # zones a heuristic may not read (see `Game._masks`)
     heuristic_spans: dict | None = None   # heuristic tag -> its declaration's span
     module: Any = None  # compiler.module.ModuleBuilder: the generated code, until built

@@ -34,6 +34,17 @@ class GameRandom(random.Random):
             self.words += (k + 31) >> 5  # one 32-bit word per 32 bits asked for (CPython's `getrandbits`)
         return _getrandbits(self, k)
 
+    def below(self, n: int) -> int:
+        """`randrange(n)` for n >= 1, drawing exactly what it draws (CPython's `_randbelow`), faster."""
+        k = n.bit_length()
+        words = (k + 31) >> 5
+        self.words += words
+        r = _getrandbits(self, k)
+        while r >= n:
+            self.words += words
+            r = _getrandbits(self, k)
+        return r
+
     def random(self) -> float:
         self.words += 2  # two words make one float
         return _random(self)

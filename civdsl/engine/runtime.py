@@ -94,6 +94,13 @@ def range_(lo, hi) -> list:
     return list(range(lo, hi + 1))
 
 
+def numbers(lo, hi) -> range:
+    """`for x in lo..hi`: the numbers, at most MAX_LOOP of them, without making the list."""
+    if hi - lo > MAX_LOOP:
+        raise ValueError(f"range {lo}..{hi} is too long")
+    return range(lo, hi + 1)
+
+
 def iterable(v) -> list:
     """What `for` and comprehensions loop over. A list is a value no rule changes in place, so it is
     looped over as it is; a zone's items and a record's keys are copied, so that the loop is not

@@ -14,6 +14,7 @@ from .builtins import fmt
 from .program import Program
 from .runtime import PY_ERRORS, py_error
 from .state import Player
+from .fork import copy_value
 from .values import EVALUATE, FORCE, EntityObj, LazyField, RuleError
 
 
@@ -67,8 +68,7 @@ class Initializing:
                 t.rows = list(prog.table_sources[name])
             for lf in prog.lazy_fields:
                 lf.owner.fields[lf.name] = lf
-        for name, fn, span in prog.params:
-            st.vars[name] = self.guarded(fn, span)
+        self._init_params()
         if not fresh:
             return  # dice, tables, fields and bounds already evaluated for this many players
         for die in prog.dice.values():
@@ -91,6 +91,27 @@ class Initializing:
                 prog.player_bounds[name] = bounds
         prog.counter_templates = None
         prog.constants_for = len(st.players)
+
+    def _init_params(self) -> None:
+        """Every parameter's value. Parameters usually depend on the number of players only: when
+        evaluating them drew no dice, asked nothing, logged nothing and changed nothing, their values
+        are kept on the program for the next game with as many players (records copied per game)."""
+        prog, st = self.program, self.state
+        kept = prog.param_values.get(len(st.players))
+        if kept is not None:
+            for name, value in kept:
+                st.vars[name] = dict(value) if type(value) is dict else copy_value(value, {})
+            return
+        journal, self.journal = self.journal, []
+        before = (self._asked, st.rng.words, len(self.events))
+        try:
+            for name, fn, span in prog.params:
+                st.vars[name] = self.guarded(fn, span)
+        finally:
+            pure = not self.journal and (self._asked, st.rng.words, len(self.events)) == before
+            self.journal = journal
+        if pure:
+            prog.param_values[len(st.players)] = [(name, st.vars[name]) for name, _fn, _span in prog.params]
 
     def _init_state(self) -> None:
         """Every counter, variable and zone with its starting value. Counters that start at a literal
