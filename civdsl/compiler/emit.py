@@ -215,13 +215,17 @@ class Emitter:
             scope.names.add("this")
         fn = self.mod.function(fname, ["c", "_site"] + [local(p) for p in params], span)
         args = "".join(local(p) + ", " for p in params)
-        pre = [
-            "_memo = c.memo",
+        pre = [  # while an agent scores a decision, the same call gives the same result (lists and
+            "_memo = c.memo",  # records among the arguments are not remembered: a key cannot hold them)
             "_key = None",
             "if _memo is not None:",
-            f"    _key, _r = _memo_lookup(_memo, {self.const(*key)}, ({args}))",
+            f"    _key = ({self.const(*key)}, {args})",
+            "    try:",
+            "        _r = _memo.get(_key, _UNSET)",
+            "    except TypeError:",
+            "        _key, _r = None, _UNSET",
             "    if _r is not _UNSET:",
-            "        return _r",
+            "        return dict(_r) if type(_r) is dict else _r",  # a record copied: see `runtime.fresh`
             f"if c.depth >= _MAX_DEPTH: raise _too_deep({name!r}, _site)",
             "c.depth += 1",
             "_span = c.span",
@@ -286,6 +290,17 @@ class Emitter:
     def _flags(fn: FunctionCode, scope: Scope, at: int, depth: int, span: Span) -> None:
         """The type tests of locals bound once, made once where the function starts (see `scope.py`)."""
         fn.lines[at:at] = [(depth, f"{flag(n)} = type({local(n)}) is _Player", span) for n in sorted(scope.flags)]
+
+    @staticmethod
+    def _area_call(e: A.Expr, scope: Scope) -> bool:
+        """`area(m, a)`, the builtin, called with its two arguments."""
+        return (isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.id == "area"
+                and e.func.id not in scope.names and len(e.args) == 2)
+
+    @staticmethod
+    def _local_kind(e: A.Expr, scope: Scope) -> str | None:
+        """PLAYER or RECORD when `e` is a local certain to hold one."""
+        return scope.kinds.get(e.id) if isinstance(e, A.Name) and e.id in scope.names else None
 
     def _player_test(self, e: A.Expr, scope: Scope, obj: str) -> tuple[str, str, str | None]:
         """How to test that `obj` (the code of `e`) is a player: (the test, the value to read, what is
@@ -380,8 +395,15 @@ class Emitter:
         if isinstance(t, A.Index):
             key = self.expr(t.key, scope)
             value = self.expr(s.value, scope)
-            if isinstance(t.obj, A.Name) and scope.kinds.get(t.obj.id) == RECORD and t.obj.id in scope.names:
+            kind = self._local_kind(t.obj, scope)
+            if kind == RECORD:
                 self.line(depth, f"c.game.set_record({obj}, {key}, {op!r}, {value})", s.span)
+                return
+            if kind == PLAYER:  # a counter or variable named by a text
+                k = self.temp()
+                self.line(depth, f"if type({k} := {key}) is str: c.game.set_player({obj}, {k}, {op!r}, {value})",
+                          s.span)
+                self.line(depth, f"else: _set_index(c, {obj}, {k}, {op!r}, {value})", s.span)
                 return
             test, first = self._name_or_temp(obj)
             self.line(depth, f"if type({first}) is dict: c.game.set_record({test}, {key}, {op!r}, {value})", s.span)
@@ -608,6 +630,10 @@ class Emitter:
 
     def e_Attr(self, e: A.Attr, scope: Scope):
         comp, name = self.comp, e.name
+        if self._area_call(e.obj, scope):  # `area(m, a).name`: no copy of the area's record
+            m, a = (self.expr(x, scope) for x in e.obj.args)
+            comp.used.add(name)
+            return f"_area_attr(c, {m}, {a}, {name!r})"
         obj = self.expr(e.obj, scope)
         comp.used.add(name)
         kind = self.lookup("field", name)
@@ -627,6 +653,7 @@ class Emitter:
                     f"else _get_attr(_prog, {value}, {name!r}))")
         if isinstance(e.obj, A.Name) and scope.kinds.get(e.obj.id) == RECORD and e.obj.id in scope.names:
             return f"{obj}[{name!r}]"
+
         if isinstance(e.obj, A.Literal):
             if isinstance(e.obj.value, str) and self.lookup("value field", (e.obj.value, name)):
                 t = self.temp()  # the field's value once the game has evaluated it: `(value,)`
@@ -637,9 +664,17 @@ class Emitter:
         return f"({value}[{name!r}] if type({first}) is dict else _get_attr(_prog, {value}, {name!r}))"
 
     def e_Index(self, e: A.Index, scope):
-        """`x[k]`: a list's item (from 1) or a record's key inline, anything else by `get_index`."""
+        """`x[k]`: a list's item (from 1), a record's key or a player's counter inline, anything else by
+        `get_index`."""
         obj, key = self.expr(e.obj, scope), self.expr(e.key, scope)
+        kind = self._local_kind(e.obj, scope)
+        if kind == RECORD:
+            return f"{obj}[{key}]"
         t = self.temp()
+        if kind == PLAYER:  # a counter named by a text (`player[name]`)
+            k = self.temp()
+            return (f"({t}[{k}] if type({k} := {key}) is str and {k} in ({t} := {obj}.counters) "
+                    f"else _get_index({obj}, {k}, _prog))")
         if _is_int(e.key) and e.key.value >= 1:
             return f"({t}[{e.key.value - 1}] if type({t} := {obj}) is list else _get_index({t}, {key}, _prog))"
         k = self.temp()  # both read once, the list or record first
@@ -657,6 +692,9 @@ class Emitter:
                     want = str(lo) if lo == hi else f"{lo} to {hi}"
                     comp.err("ARG001", f"`{n}` takes {want} argument{'s' if hi != 1 else ''}, got {len(e.args)}",
                              span)
+                if n == "get" and len(e.args) == 3 and self._area_call(e.args[0], scope):
+                    m, a, k, d = [self.expr(x, scope) for x in [*e.args[0].args, *e.args[1:]]]
+                    return f"_area_get(c, {m}, {a}, {k}, {d})"
                 args = [self.expr(a, scope) for a in e.args]
                 if n == "get" and len(args) == 3:
                     return f"_record_get(c, {', '.join(args)})"
@@ -688,14 +726,17 @@ class Emitter:
         if e.op == "..":
             return f"_range({a}, {b})"
         if e.op == "+":  # whole numbers added inline; lists, texts and zones through `_add`
-            return self._plus(a, b, _is_int(e.left), _is_int(e.right))
+            return self._plus(a, b, _is_int(e.left), _is_int(e.right), isinstance(e.left, A.ListLit))
         if e.op == "/":
             return f"_div({a}, {b})"
         if e.op not in ("-", "*", "//", "%"):
             raise AssertionError(e.op)
         return f"({a} {e.op} {b})"
 
-    def _plus(self, a: str, b: str, a_int: bool = False, b_int: bool = False) -> str:
+    def _plus(self, a: str, b: str, a_int: bool = False, b_int: bool = False, a_list: bool = False) -> str:
+        if a_list:  # `[..] + x`: lists joined inline
+            tb = self.temp()
+            return f"({a} + {tb} if type({tb} := {b}) is list else _add({a}, {tb}))"
         if b_int:
             ta = self.temp()
             return f"({ta} + {b} if type({ta} := {a}) is int else _add({ta}, {b}))"

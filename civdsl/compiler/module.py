@@ -114,21 +114,22 @@ class ModuleBuilder:
 
 
 def _runtime_names() -> dict[str, object]:
-    from ..engine.builtins import fmt, roll_one
+    from ..engine.builtins import area_attr, area_get, fmt, roll_one
     from ..engine.state import Player, ZoneRef
     from ..engine.values import IllegalAction, RuleError, field_value
     return {
-        "__builtins__": {"type": type, "len": len, "list": list, "tuple": tuple, "range": range, "int": int,
-                         "dict": dict, "None": None, "True": True, "False": False},
+        "__builtins__": {"type": type, "len": len, "list": list, "tuple": tuple, "range": range, "int": int, "str": str,
+                         "dict": dict, "None": None, "True": True, "False": False, "TypeError": TypeError},
         "_Player": Player, "_ZoneRef": ZoneRef, "_fmt": fmt, "_IllegalAction": IllegalAction,
         "_RuleError": RuleError, "_EndOfGame": R.EndOfGame, "_PY_ERRORS": R.PY_ERRORS, "_UNSET": R.UNSET,
         "_error_at": R.error_at, "_over_budget": R.over_budget, "_loop_overflow": R.loop_overflow,
         "_too_deep": R.too_deep, "_MAX_DEPTH": R.MAX_CALL_DEPTH, "_MAX_LOOP": R.MAX_LOOP,
         "_range": R.range_, "_numbers": R.numbers, "_iterable": R.iterable, "_repeat_count": R.repeat_count, "_add": R.add,
         "_div": R.div, "_combine": R.combine, "_in": R.in_, "_get_attr": R.get_attr, "_get_index": R.get_index,
-        "_record_get": R.record_get, "_call_value": R.call_value, "_memo_lookup": R.memo_lookup,
+        "_record_get": R.record_get, "_call_value": R.call_value,
         "_fresh": R.fresh, "_choose": R.choose, "_set_field": R.set_field, "_set_index": R.set_index,
         "_as_zone": R.as_zone, "_field_value": field_value, "_roll_one": roll_one,
+        "_area_attr": area_attr, "_area_get": area_get,
     }
 
 

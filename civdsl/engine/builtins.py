@@ -312,6 +312,16 @@ def _map(c, name):
     return m
 
 
+def area_attr(c, m, a, name):
+    """`area(m, a).name`, without copying the area's record (the compiler writes this for that form)."""
+    return _map(c, m).areas[a][name]
+
+
+def area_get(c, m, a, key, default):
+    """`get(area(m, a), key, default)`, without copying the area's record."""
+    return _map(c, m).areas[a].get(key, default)
+
+
 @builtin("areas", 1, doc="Names of every area of a map.")
 def _areas(c, m):
     return list(_map(c, m).areas)
@@ -416,6 +426,11 @@ def _owner_label(owner) -> str:
 
 def fmt(x: Any) -> str:
     """How values read in logs and prompts."""
+    t = type(x)
+    if t is str:
+        return x
+    if t is int:
+        return str(x)
     if x is None:
         return "none"
     if isinstance(x, bool):

@@ -105,12 +105,13 @@ class Deciding:
         when the ruleset has no heuristic for `tag`. The state is left exactly as it was."""
         if tag not in self.program.heuristics:
             return None
-        with self.scoring_view(p):
-            self.c.memo = {}  # the state cannot change while options are scored: procedures are pure
-            try:
-                return [self.score_option(p, tag, o) for o in options]
-            finally:
-                self.c.memo = None
+        blanked = self._blank(p)
+        self.c.memo = {}  # the state cannot change while options are scored: procedures are pure
+        try:
+            return [self.score_option(p, tag, o) for o in options]
+        finally:
+            self.c.memo = None
+            self._unblank(blanked)
 
     @contextmanager
     def scoring_view(self, viewer: Player):
@@ -119,27 +120,35 @@ class Deciding:
         lists keep their length, as an observation shows sizes only). `viewer`'s own `owner` zones
         are untouched. The zones' lists are blanked in place (so every view of a zone agrees) and
         refilled on the way out, also when a rule fails; nothing is journaled or logged."""
+        saved = self._blank(viewer)
+        try:
+            yield
+        finally:
+            self._unblank(saved)
+
+    def _blank(self, viewer: Player) -> list:
+        """Blank what `viewer` may not see (see `scoring_view`); what was there, for `_unblank`."""
         st = self.state
         mask_global, mask_own, mask_other = self._masks()
         saved: list[tuple[list, list]] = []
         self._blanked += 1
-        try:
-            for name in mask_global:
-                items = st.zones.get(name)
+        for name in mask_global:
+            items = st.zones.get(name)
+            if items:
+                saved.append((items, items[:]))
+                items[:] = [None] * len(items)
+        for p in st.players:
+            for name in (mask_own if p is viewer else mask_other):
+                items = p.zones.get(name)
                 if items:
                     saved.append((items, items[:]))
                     items[:] = [None] * len(items)
-            for p in st.players:
-                for name in (mask_own if p is viewer else mask_other):
-                    items = p.zones.get(name)
-                    if items:
-                        saved.append((items, items[:]))
-                        items[:] = [None] * len(items)
-            yield
-        finally:
-            for items, original in reversed(saved):
-                items[:] = original
-            self._blanked -= 1
+        return saved
+
+    def _unblank(self, saved: list) -> None:
+        for items, original in reversed(saved):
+            items[:] = original
+        self._blanked -= 1
 
     def _masks(self) -> tuple[list, list, list]:
         """What a player's heuristic may not read (zone names): global zones not visible to all, own

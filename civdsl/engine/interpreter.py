@@ -193,9 +193,10 @@ class Game(StateChanges, Deciding, Initializing, Forking):
                     if self.logging:
                         self.emit("turn", player=p.name)
                     cur.phase = 0
+                at_phase = self._check_at == "phase"
                 while cur.phase < len(names):
                     self.run_phase(names[cur.phase], p)
-                    if self._check_victory("phase"):
+                    if at_phase and self._check_victory("phase"):
                         return True
                     cur.phase += 1
                 if st.skips:
@@ -227,18 +228,24 @@ class Game(StateChanges, Deciding, Initializing, Forking):
             if self.logging:
                 self.emit("phase", phase=name,
                           order=[p.name for p in cur.participants if p] if only is None else None)
-        participants, steps = cur.participants, ph.steps
+        participants, steps, when = cur.participants, ph.steps, ph.when
         while cur.participant < len(participants):
             p = participants[cur.participant]
-            if not self._resume:
-                if not self._enters(ph, p):
+            if not self._resume:  # (a fork re-running a step has already entered)
+                if p is not None and st.skips and (p.index, name) in st.skips:
+                    cur.participant += 1
+                    continue
+                st.current = p
+                c.locals = {"player": p}
+                if when is not None and not self.guarded(when, ph.span, p):
                     cur.participant += 1
                     continue
                 cur.step = 0
+            local = {"player": p}  # what every step reads (`player`); steps write no locals here
             while cur.step < len(steps):
                 step_name, _title, fn, span = steps[cur.step]
                 st.step = step_name
-                c.locals = {"player": p}
+                c.locals = local
                 c.steps = 0
                 c.span = span
                 if self._step_choices:
@@ -249,15 +256,6 @@ class Game(StateChanges, Deciding, Initializing, Forking):
             cur.participant += 1
         if self.check_invariants:
             self.verify_invariants()
-
-    def _enters(self, ph, p: Player | None) -> bool:
-        """Whether `p` plays the phase now: not skipping it, and the phase's `when` holds."""
-        st = self.state
-        if p is not None and (p.index, ph.name) in st.skips:
-            return False
-        st.current = p
-        self.c.locals = {"player": p}
-        return ph.when is None or bool(self.guarded(ph.when, ph.span, p))
 
     def _order(self, order, keys: list[Callable]) -> list[Player]:
         players = self.state.players

@@ -235,8 +235,19 @@ def get_index(o, key, prog=None):
 
 
 def record_get(c, r, k, default):
-    """`get(r, k, d)` on a record, inline in generated code; other values go to the builtin."""
-    return r.get(k, default) if type(r) is dict else _GET(c, r, k, default)
+    """`get(r, k, d)`: a record's key or a thing's field read here (the common cases); anything else
+    (a table's row) by the builtin."""
+    t = type(r)
+    if t is dict:
+        return r.get(k, default)
+    if t is str:
+        ent = c.game.program.entities.get(r)
+        if ent is not None:
+            v = ent.fields.get(k, UNSET)
+            if v is UNSET:
+                return default
+            return v[0] if type(v) is tuple else field_value(v)
+    return _GET(c, r, k, default)
 
 
 # ---- calls --------------------------------------------------------------------------------------------
@@ -259,21 +270,6 @@ def call_value(c, f, args: list, span: Span, optional: bool):
     if f is None and optional:
         return None
     raise TypeError(f"{type_name(f)} cannot be called")
-
-
-def memo_lookup(memo: dict, f: Callable_, args: tuple):
-    """While an agent scores one decision, the same call gives the same result. Returns
-    (key or None when an argument cannot be remembered, the remembered value or UNSET)."""
-    for a in args:
-        t = type(a)
-        if t is list or t is dict:  # not remembered (a list or a record among the arguments)
-            return None, UNSET
-    key = (f, *args)
-    try:
-        hit = memo.get(key, UNSET)
-    except TypeError:  # something else that cannot be a key
-        return None, UNSET
-    return key, (UNSET if hit is UNSET else fresh(hit))
 
 
 def fresh(value):

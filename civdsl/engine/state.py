@@ -154,7 +154,11 @@ class Pieces:
             return 0
         if owner is not None and kind is not None:
             return here.get((owner, kind), 0)
-        return sum(n for (o, k), n in here.items() if (owner is None or o == owner) and (kind is None or k == kind))
+        total = 0
+        for (o, k), n in here.items():
+            if (owner is None or o == owner) and (kind is None or k == kind):
+                total += n
+        return total
 
     def areas_of(self, owner: int, kind: str | None = None) -> list[str]:
         """Areas where the owner has pieces (of the kind), in name order."""
