@@ -443,7 +443,7 @@ class Emitter:
             self.block(s.orelse, scope, depth + 1)
 
     def _loop(self, s, body: list[A.Stmt], scope: Scope, depth: int) -> None:
-        if self.loops >= MAX_LOOP_NESTING:
+        if self.loops == MAX_LOOP_NESTING:  # (said once, at the first loop too deep)
             self.comp.err("SYN013", f"loops nest more than {MAX_LOOP_NESTING} deep", s.span,
                           "move the inner loops into a procedure")
         self.loops += 1

@@ -210,6 +210,8 @@ def roll_die(c, die: Die):
         return face
     rng = state.rng if (g.journal is None or g._rng_saved) and not g.no_random else g.rng()
     faces = die.faces
+    if type(faces) is not list:  # a parameter rolls it while the game evaluates its constants
+        faces = g._die_faces(die)
     return faces[rng.below(len(faces))]
 
 

@@ -28,10 +28,12 @@ class Forking:
         `agents`: the copy's agents (default: copies of this game's agents, their random streams
         included, so that the copy plays as this game would). `logging`: whether the copy keeps a
         log (default: as this game); a copy starts with this game's log so far."""
-        mid_step = self._deciding is not None and self.journal is not None
-        if self._blanked or self.no_random or (self._in_round and not mid_step):
-            raise error("FRK001", "a game can be forked only between rounds or while a player decides", None,
-                        "fork from an agent's `choose`, or between calls of `play_round`")
+        deciding = self._deciding is not None
+        mid_step = deciding and self._in_round and self.journal is not None
+        if self._blanked or self.no_random or ((deciding or self._in_round) and not mid_step):
+            raise error("FRK001", "a game can be forked only between rounds or while a player decides in a "
+                        "round", None, "fork from an agent's `choose` during play (not during the set-up), or "
+                        "between calls of `play_round`")
         memo: dict[int, object] = {}
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)  # settings and program-level caches; the rest is replaced below

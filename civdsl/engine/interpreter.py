@@ -167,15 +167,16 @@ class Game(StateChanges, Deciding, Initializing, Forking):
             if self.logging:
                 self.emit("round", n=self.state.round)
             self.cursor = Cursor()
-        self._in_round = True
+        self._in_round = True  # (until the round's summary is made: a fork is refused until then)
         try:
-            ended = self._play_round()
-        except EndOfGame:
+            try:
+                ended = self._play_round()
+            except EndOfGame:
+                self.round_summary()
+                raise
             self.round_summary()
-            raise
         finally:
             self._in_round = False
-        self.round_summary()
         return ended
 
     def _play_round(self) -> bool:

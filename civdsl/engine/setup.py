@@ -11,10 +11,10 @@ from typing import Callable
 
 from ..language.diagnostics import Span
 from .builtins import fmt
+from .fork import copy_value
 from .program import Program
 from .runtime import PY_ERRORS, py_error
 from .state import Player
-from .fork import copy_value
 from .values import EVALUATE, FORCE, EntityObj, LazyField, RuleError
 
 
@@ -72,11 +72,8 @@ class Initializing:
         if not fresh:
             return  # dice, tables, fields and bounds already evaluated for this many players
         for die in prog.dice.values():
-            faces = self.guarded(die.faces, None)
-            if not isinstance(faces, list) or not faces:
-                raise RuleError("DIE001", f"die `{die.name}` needs a non-empty list of faces",
-                                prog.die_spans.get(die.name))
-            die.faces = faces
+            if callable(die.faces):  # (a parameter may have rolled it already)
+                self._die_faces(die)
         for t in prog.tables.values():
             t.rows = [(lo, hi, self.guarded(v, None) if callable(v) else v) for lo, hi, v in t.rows]
         for lf in prog.lazy_fields:
@@ -91,6 +88,19 @@ class Initializing:
                 prog.player_bounds[name] = bounds
         prog.counter_templates = None
         prog.constants_for = len(st.players)
+
+    def _die_faces(self, die) -> list:
+        """A die's faces, evaluated now (once per program and number of players)."""
+        saved = (self.c.locals, self.c.span)
+        try:
+            faces = self.guarded(die.faces, None)
+        finally:
+            self.c.locals, self.c.span = saved
+        if not isinstance(faces, list) or not faces:
+            raise RuleError("DIE001", f"die `{die.name}` needs a non-empty list of faces",
+                            self.program.die_spans.get(die.name))
+        die.faces = faces
+        return faces
 
     def _init_params(self) -> None:
         """Every parameter's value. Parameters usually depend on the number of players only: when

@@ -12,6 +12,7 @@ import traceback
 
 from .. import __version__
 from ..language import ast as A
+from ..language import parse_cache
 from ..language.diagnostics import CivError, Diagnostic, render_text
 from .report import FORMATS, render
 
@@ -24,10 +25,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+NO_CACHE_HELP = ("parse every rule file afresh: neither read nor write the parse cache "
+                 "(also CIVDSL_NO_CACHE=1; the cache is safe to delete)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="civdsl", description="Rules language and interpreter for Civilization-family board games.")
     p.add_argument("--version", action="version", version=f"civdsl {__version__}")
     p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    p.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     c = sub.add_parser("check", help="check rule files (and configs) for errors",
@@ -41,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=1, help="root seed of the simulated games (default 1)")
     c.add_argument("--jobs", type=int, metavar="N", help="processes for simulated games (default: all cores)")
     c.add_argument("--log-dir", default="civdsl-sim-logs", help="where replay logs of failed simulated games go")
+    c.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS, help=NO_CACHE_HELP)
 
     pl = sub.add_parser("play", help="play a game", description="Play a game with agents and print the result.")
     pl.add_argument("config", nargs="?", help="a YAML game config (optional)")
@@ -69,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--edition", metavar="NAME",
                    help="run the scenarios under this edition instead of the one each names (to see which "
                         "outcomes differ between editions)")
+    t.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS, help=NO_CACHE_HELP)
 
     f = sub.add_parser("fmt", help="format rule files canonically",
                        description="Rewrite .civ files in the canonical layout (indentation, blank lines, "
@@ -108,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
+    if args.no_cache:
+        parse_cache.set_enabled(False)
     try:
         return COMMANDS[args.command](args)
     except CivError as exc:

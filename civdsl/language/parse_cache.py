@@ -4,8 +4,8 @@ An edition, each of its options and every house rule load the same import tree; 
 dozens of them, and a language server re-checks on every keystroke. Parsing is the dearest part of a
 load, so a file's syntax tree is kept:
 
-* **in memory**, by path, while the file's size, modification time and content hash are unchanged
-  (a touched but unchanged file is not parsed again; a changed one always is);
+* **in memory**, by path, while the file's content is unchanged (its SHA-256 is compared on every
+  read, so an edit is seen even when the file's size and modification time stay the same);
 * **on disk**, under the user cache folder (`$CIVDSL_CACHE_DIR`, else `$XDG_CACHE_HOME/civdsl`, else
   `~/.cache/civdsl`), one file per (path, content, grammar, civdsl version). An entry is plain JSON
   naming only the syntax tree's own node types, with a SHA-256 of its body: an entry that is
@@ -32,7 +32,7 @@ from .parser import grammar_text, parse_text
 FORMAT = "civdsl-parse-cache/1"
 MAX_CACHE_BYTES = 20_000_000
 _enabled = os.environ.get("CIVDSL_NO_CACHE", "") in ("", "0")
-_memory: dict[str, tuple[tuple[int, int], str, A.RuleFile]] = {}  # path -> (stat, content hash, tree)
+_memory: dict[str, tuple[str, A.RuleFile]] = {}  # path -> (content hash, tree)
 _grammar_digest: str | None = None
 _NODE_TYPES = {cls.__name__: cls for cls in vars(A).values()
                if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == A.__name__}
@@ -48,6 +48,12 @@ def set_enabled(on: bool) -> None:
         _memory.clear()
 
 
+def forget() -> None:
+    """Forget the trees kept in memory (the disk cache stays): for tests, and for a long-running
+    process that wants to start over."""
+    _memory.clear()
+
+
 def cache_dir() -> Path:
     explicit = os.environ.get("CIVDSL_CACHE_DIR")
     if explicit:
@@ -61,7 +67,6 @@ def parse_file(path: str | Path) -> A.RuleFile:
     like `parser.parse_file` (unreadable file, not UTF-8, bad syntax)."""
     name = str(path)
     try:
-        st = os.stat(name)
         with open(name, "rb") as fh:
             raw = fh.read()
         text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as `read_text` reads it
@@ -72,12 +77,11 @@ def parse_file(path: str | Path) -> A.RuleFile:
     if not _enabled:
         stats["parsed"] += 1
         return parse_text(text, name)
-    stamp = (st.st_mtime_ns, st.st_size)
     content = hashlib.sha256(raw).hexdigest()
     hit = _memory.get(name)
-    if hit is not None and (hit[0] == stamp or hit[1] == content):
+    if hit is not None and hit[0] == content:
         stats["memory"] += 1
-        return hit[2]
+        return hit[1]
     key = _key(name, content)
     tree = _read_entry(key, name)
     if tree is None:
@@ -86,7 +90,7 @@ def parse_file(path: str | Path) -> A.RuleFile:
         _write_entry(key, tree)
     else:
         stats["disk"] += 1
-    _memory[name] = (stamp, content, tree)
+    _memory[name] = (content, tree)
     return tree
 
 
