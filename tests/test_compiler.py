@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from civdsl.api import compile_entry, load_program
-from civdsl.compiler import emit
+from civdsl.compiler import units
 from civdsl.engine.agents import make_agents
 from civdsl.engine.interpreter import Game
 from civdsl.tools.checker import check_paths
@@ -41,9 +41,9 @@ def test_functions_are_compiled_when_first_called():
 
 def test_rules_are_written_once_and_reused_by_another_program():
     load_program("warp-spawn-solitaire")
-    units = sum(len(kept) for kept in emit.UNITS.values())
+    written = sum(len(kept) for kept in units.UNITS.values())
     again = load_program("warp-spawn-solitaire")
-    assert sum(len(kept) for kept in emit.UNITS.values()) == units  # nothing written again
+    assert sum(len(kept) for kept in units.UNITS.values()) == written  # nothing written again
     Game(again, 1, 2, make_agents(["random"], 1, 2), logging=False).run()
 
 

@@ -74,3 +74,69 @@ def test_installed_copy_finds_its_grammar_and_editions(wheel, tmp_path):
     assert param == "x"
     shipped = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/game.civ"))
     assert editions == repr(shipped)
+
+
+# ---- the package's rooms ---------------------------------------------------------------------------------------
+ROOMS = ["language", "engine", "compiler", "api", "tools", "interfaces"]  # each imports only itself and earlier ones
+
+
+def package_imports() -> dict[str, set[str]]:
+    """Every civdsl module and the civdsl modules it imports (at the top or inside a function)."""
+    import ast as pyast
+    package = ROOT / "civdsl"
+    found: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        rel = path.relative_to(package).with_suffix("")
+        name = ".".join(("civdsl",) + rel.parts).removesuffix(".__init__")
+        here = name.split(".")[:-1] if path.name != "__init__.py" else name.split(".")
+        deps = found.setdefault(name, set())
+        for node in pyast.walk(pyast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, pyast.ImportFrom) and node.level:
+                base = here[: len(here) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    deps.add(sub if (package / Path(*sub.split(".")[1:])).with_suffix(".py").exists() else target)
+            elif isinstance(node, pyast.Import | pyast.ImportFrom) and not getattr(node, "level", 0):
+                names = [a.name for a in node.names] if isinstance(node, pyast.Import) else [node.module or ""]
+                deps.update(n for n in names if n.startswith("civdsl"))
+    return found
+
+
+def room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in ROOMS else None
+
+
+def test_each_room_imports_only_earlier_rooms():
+    for module, deps in package_imports().items():
+        mine = room(module)
+        if mine is None:
+            continue
+        for dep in deps:
+            theirs = room(dep)
+            assert theirs is None or ROOMS.index(theirs) <= ROOMS.index(mine), f"{module} imports {dep}"
+
+
+def test_no_import_cycles():
+    graph = package_imports()
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for dep in graph.get(node, ()):
+            if state.get(dep) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(path[path.index(dep):] + [dep]))
+            if dep in graph and not state.get(dep):
+                visit(dep, path + [dep])
+        state[node] = 2
+
+    for module in graph:
+        if not state.get(module):
+            visit(module, [module])
+
+
+def test_no_module_is_over_800_lines():
+    long = {p.relative_to(ROOT).as_posix(): n for p in (ROOT / "civdsl").rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800}
+    assert not long
