@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from one_file import one_file_edition
 
 from civdsl.api import compile_entry, load_program
 from civdsl.compiler import units
@@ -16,11 +17,8 @@ from civdsl.tools.checker import check_paths
 GAME = 'game "t" {{ edition: "t" players: 1 }}\n{body}\nsequence {{ phases: main }}\n'
 
 
-def write(tmp_path: Path, body: str, name: str = "t") -> Path:
-    folder = tmp_path / "rulesets" / name
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.civ").write_text(GAME.format(body=body), encoding="utf-8")
-    return folder / "game.civ"
+def write(tmp_path: Path, body: str) -> Path:
+    return one_file_edition(tmp_path, GAME.format(body=body))
 
 
 def play(entry: Path, rounds: int = 1) -> Game:

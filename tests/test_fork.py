@@ -140,3 +140,15 @@ def test_a_fork_is_refused_where_a_game_cannot_be_copied():
     game2 = Game(program, 3, 1, make_agents(["random"], 3, 1), max_rounds=2, on_round=on_round)
     game2.run()
     assert seen == [1, 2]
+
+
+def test_the_look_ahead_example_of_the_performance_page_plays():
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "performance.md").read_text(encoding="utf-8")
+    scope: dict = {}
+    exec(re.search(r"```python\n(.*?)```", text, re.S).group(1), scope)  # noqa: S102 - our own docs
+    agents = make_agents(["random"], 2, 3)
+    agents[0] = scope["LookAhead"](3, 1)
+    result = Game(load_program("roll-through-the-ages"), 2, 3, agents, logging=False).run()
+    assert result.reason == "victory" and result.winners

@@ -4,7 +4,8 @@ only when evaluating them drew no dice."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
+
+from one_file import one_file_edition
 
 from civdsl.api import compile_entry
 from civdsl.engine.agents import make_agents
@@ -44,14 +45,11 @@ def test_a_bookmark_rewinds_exactly_also_across_a_new_base():
 
 
 def test_a_failed_step_gives_its_dice_back(tmp_path):
-    folder = tmp_path / "rulesets" / "t"
-    folder.mkdir(parents=True)
-    (folder / "game.civ").write_text(
+    program = compile_entry(one_file_edition(tmp_path, (
         'game "t" { edition: "t" players: 1 }\n'
         'die d100 = 1..100\nglobal var rolled = []\nparam tries = 1\n'
         'phase main {\n  rolled = rolled + [roll(d100)]\n  if tries == 1 { fail "no" }\n}\n'
-        'sequence { phases: main }\n', encoding="utf-8")
-    program = compile_entry(folder / "game.civ")
+        'sequence { phases: main }\n')))
     game = Game(program, 1, 5, make_agents([], 1, 5))
     game.start()
     words = game.state.rng.words
@@ -68,14 +66,11 @@ def test_a_failed_step_gives_its_dice_back(tmp_path):
 
 
 def test_parameters_are_kept_only_when_they_drew_no_dice(tmp_path):
-    folder = tmp_path / "rulesets" / "t"
-    folder.mkdir(parents=True)
-    (folder / "game.civ").write_text(
+    pure = one_file_edition(tmp_path, (
         'game "t" { edition: "t" players: 1..2 }\n'
         'die d1000 = 1..1000\nparam fixed = num_players * 10\nparam lucky = roll(d1000)\n'
-        'global var seen = 0\nphase main {\n  seen = fixed + lucky\n}\nsequence { phases: main }\n',
-        encoding="utf-8")
-    program = compile_entry(folder / "game.civ")
+        'global var seen = 0\nphase main {\n  seen = fixed + lucky\n}\nsequence { phases: main }\n'))
+    program = compile_entry(pure)
     values = set()
     for seed in range(5):
         game = Game(program, 2, seed, make_agents([], 2, seed), max_rounds=1)
@@ -83,7 +78,6 @@ def test_parameters_are_kept_only_when_they_drew_no_dice(tmp_path):
         values.add(game.state.vars["lucky"])
         assert game.state.vars["fixed"] == 20
     assert len(values) > 1 and program.param_values == {}  # a parameter rolls: nothing kept
-    pure = Path(folder / "game.civ")
     pure.write_text(pure.read_text(encoding="utf-8").replace("roll(d1000)", "7"), encoding="utf-8")
     program = compile_entry(pure)
     for players in (1, 2, 2):

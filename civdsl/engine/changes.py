@@ -42,7 +42,7 @@ class StateChanges:
         self.events.append(ev)
 
     def narrate(self, text: str) -> None:
-        self._asked += 1  # (counted with decisions: what a pure evaluation never does, see `setup`)
+        self._interactions += 1  # (with decisions asked: what a pure evaluation never does, see `setup`)
         self.emit("log", text=text)
         if self.echo:
             self.echo(text)

@@ -41,7 +41,7 @@ class Deciding:
     """Asking agents and scoring options (a mixin of `Game`)."""
 
     def decide(self, p: Player, tag: str, options: list, span: Span):
-        self._asked += 1
+        self._interactions += 1
         n = len(options)
         if not n:
             raise RuleError("RUN021", f"{p.name} must choose \"{tag}\" but the rule offers no options", span,

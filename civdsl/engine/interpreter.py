@@ -118,7 +118,7 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         self._step_choices: list = []  # answers given in the running step
         self._deciding: Decision | None = None  # the question an agent is answering right now
         self._blanked = 0           # inside `scoring_view`
-        self._asked = 0             # decisions asked and lines narrated so far
+        self._interactions = 0      # decisions asked and lines narrated so far
         self._bounds = program.player_bounds  # a player counter's (lowest, highest) by name
         seq = program.sequence
         self._phase_names = [n for n, _ in seq.phases] if seq else []

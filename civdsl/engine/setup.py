@@ -109,16 +109,16 @@ class Initializing:
         prog, st = self.program, self.state
         kept = prog.param_values.get(len(st.players))
         if kept is not None:
-            for name, value in kept:
-                st.vars[name] = dict(value) if type(value) is dict else copy_value(value, {})
+            for name, value in kept:  # (records copied: a rule may change a record's keys)
+                st.vars[name] = copy_value(value, {})
             return
         journal, self.journal = self.journal, []
-        before = (self._asked, st.rng.words, len(self.events))
+        before = (self._interactions, st.rng.words, len(self.events))
         try:
             for name, fn, span in prog.params:
                 st.vars[name] = self.guarded(fn, span)
         finally:
-            pure = not self.journal and (self._asked, st.rng.words, len(self.events)) == before
+            pure = not self.journal and (self._interactions, st.rng.words, len(self.events)) == before
             self.journal = journal
         if pure:
             prog.param_values[len(st.players)] = [(name, st.vars[name]) for name, _fn, _span in prog.params]
