@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .compiler.compiler import compile_ruleset
 from .engine.agents import make_agents, with_presets
+from .engine.budget import GAME_BUDGET
 from .engine.interpreter import Game, GameResult
 from .engine.program import Program
 from .language import ast as A
@@ -53,8 +54,8 @@ def allowed_players(rs: Ruleset) -> list[int] | None:
 
 
 def new_game(cfg: GameConfig, program: Program | None = None, *, agents=None, logging: bool = True,
-             echo=None, check_invariants: bool = False) -> Game:
-    """A game ready to `run()`, for a complete config."""
+             echo=None, check_invariants: bool = False, game_budget: int = GAME_BUDGET) -> Game:
+    """A game ready to `run()`, for a complete config (`game_budget`: see `engine.budget`)."""
     if not cfg.edition:
         raise error("CFG014", "no edition given", None, "pass --edition NAME or set `edition:` in the config")
     prog = program or load_program(cfg.edition, cfg.options, cfg.house_rules)
@@ -71,7 +72,7 @@ def new_game(cfg: GameConfig, program: Program | None = None, *, agents=None, lo
             raise
         agents = with_presets(agents, cfg.choices, lambda tag, seat: cfg.span("choices", tag, seat))
     return Game(prog, players, cfg.seed, agents, logging=logging, echo=echo, max_rounds=cfg.max_rounds,
-                check_invariants=check_invariants)
+                check_invariants=check_invariants, game_budget=game_budget)
 
 
 def check_config(cfg: GameConfig) -> list[Diagnostic]:

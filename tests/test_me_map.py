@@ -204,18 +204,20 @@ def test_in_play_follows_regions(raw):
 
 
 def test_volcanoes(raw):
-    # Ch. 9, Volcanic Eruption: 3 volcanoes. Vesuvius and Etna straddle a border (2 areas); Thera's
-    # second area is unknown (documented as uncertain).
+    # Ch. 8, Volcanic Eruption: "There are 3 volcanoes on the map board, each of which is located on the
+    # border of two areas, which are both affected." Vesuvius is the source's; Etna's two areas and Thera's
+    # second area (Knossos) are reconstructed (the option `thera_alone` plays Thera alone).
     nb = neighbours(raw)
     by_id = {}
     for n, a in raw["areas"].items():
         for v in a["volcano"]:
             by_id.setdefault(v, []).append(n)
     assert {v: sorted(ns) for v, ns in by_id.items()} == {
-        "Vesuvius": ["Campania", "Neapolis"], "Etna": ["Milazzo", "Syracuse"], "Thera": ["Thera"]}
+        "Vesuvius": ["Campania", "Neapolis"], "Etna": ["Milazzo", "Syracuse"], "Thera": ["Knossos", "Thera"]}
     for ns in by_id.values():
-        if len(ns) == 2:
-            assert ns[1] in nb[ns[0]]
+        assert len(ns) == 2 and ns[1] in nb[ns[0]]
+    marked = {n for n, a in raw["areas"].items() if "volcano" in a.get("reconstructed", [])}
+    assert marked == {"Milazzo", "Syracuse", "Knossos"}
 
 
 def test_flood_plains(raw):

@@ -34,6 +34,7 @@ def names(wheel) -> list[str]:
 def test_wheel_contains_grammar_schema_and_rulesets(names):
     assert "civdsl/_grammar/civdsl.lark" in names
     assert "civdsl/config.schema.json" in names
+    assert "civdsl/map.schema.json" in names
     assert any(n.startswith("civdsl/_rulesets/") for n in names)
 
 

@@ -616,11 +616,23 @@ def test_huge_number_literal_is_a_diagnostic():
         parse_text("param x = " + "9" * 5000, "t.civ")
 
 
-@pytest.mark.parametrize("src", ["not " * 600 + "true", "- " * 600 + "1", " or ".join(["a"] * 600)],
-                         ids=["not", "minus", "or"])
-def test_deep_operator_nesting_is_a_diagnostic(src):
-    with pytest.raises(CivError):
-        parse_text("param x = " + src, "t.civ")
+DEEP = {"not": lambda n: "not " * n + "true", "minus": lambda n: "- " * n + "1",
+        "or": lambda n: " or ".join(["a"] * n), "plus": lambda n: " + ".join(["1"] * n),
+        "attr": lambda n: "a" + ".b" * n, "index": lambda n: "a" + "[1]" * n}
+
+
+@pytest.mark.parametrize("kind", sorted(DEEP))
+def test_long_chains_parse_and_deeper_ones_are_a_diagnostic(kind):
+    assert parse_text("param x = " + DEEP[kind](600), "t.civ").items  # (a 600-operator line is a rule)
+    with pytest.raises(CivError) as exc:
+        parse_text("param x = " + DEEP[kind](1_100), "t.civ")
+    assert exc.value.diagnostics[0].code == "SYN009"
+
+
+def test_a_decimal_too_long_for_a_number_is_a_diagnostic():
+    with pytest.raises(CivError) as exc:
+        parse_text("param x = 1" + "0" * 400 + ".5", "t.civ")
+    assert exc.value.diagnostics[0].code == "SYN011"
 
 
 def test_expected_list_is_never_empty():

@@ -55,7 +55,7 @@ QUICK_SEEDS = 3
 
 def play(job) -> str:
     """One game: its id and the digest of its events (or of its error)."""
-    from civdsl.api import load_program, new_game
+    from civdsl.api import new_game
     from civdsl.language.config import GameConfig
     from civdsl.language.diagnostics import CivError
     game_id, edition, options, house, players, agent, seed, cap = job

@@ -96,20 +96,27 @@ NOT_COASTAL = ["Sinai", "Eastern Desert"]
 FLOOD_PLAIN_SPLIT = {"Etruria": "Po", "Rubicon": "Po"}
 FLOOD_PLAIN_NAMES = {"Upper Egypt": "Nile", "Moesia": "Danube", "Lugdunum": "Rhone"}
 
-# Volcanoes (ch. 3, Map Board Definitions I; ch. 9 Volcanic Eruption: "There are 3 volcanoes on the map
-# board, each of which is located on the border of two areas, which are both affected."). The source
-# flags Campania, Neapolis and Thera only (the East's 6 flagged areas form 3 bordering pairs).
+# Volcanoes (ch. 3, Map Board Definitions I: "A volcano on the border of 2 areas is considered to be in
+# both areas"; ch. 8, Volcanic Eruption: "There are 3 volcanoes on the map board, each of which is located
+# on the border of two areas, which are both affected."). The source flags Campania, Neapolis and Thera
+# only (the East's 6 flagged areas form 3 bordering pairs).
 VOLCANOES = {
     # Campania + Neapolis: both flagged, they share a border (the only flagged pair).
     "Vesuvius": ["Campania", "Neapolis"],
     # RECONSTRUCTED: neither area is flagged in the source. The Avalon Hill 1981 board (same Sicilian
     # areas) puts its Sicilian volcano on the Milazzo-Syracuse border; the rulebook's count of 3 needs it.
     "Etna": ["Milazzo", "Syracuse"],
-    # Thera is flagged alone; the second area it touches is unknown (Thera borders only water areas in
-    # the data). UNCERTAIN: kept as a volcano touching Thera only.
-    "Thera": ["Thera"],
+    # Thera is flagged alone. Reading (ch. 8: every volcano of the board lies on the border of two areas,
+    # both affected): its second area is Knossos, RECONSTRUCTED. Thera borders only water areas: the open
+    # Aegean Sea (an open sea holds no units, so "both affected" cannot mean it), Knossos and Phaestos
+    # (Crete), Argos, Athens and Eretria (Greece, far from the island). Knossos: the island (Santorini,
+    # 25.4 E) lies north of the eastern of the two Cretan areas (Knossos borders Rhodes, Phaestos the
+    # Peloponnese), and the same author's tracing of the West board (west-map.html) draws Thera's main
+    # island at the corner of the Thera-Knossos border, nearer to Knossos than to Phaestos. UNCERTAIN:
+    # the edition's option `thera_alone` plays the source's reading (Thera alone).
+    "Thera": ["Thera", "Knossos"],
 }
-VOLCANO_RECONSTRUCTED = {"Milazzo", "Syracuse"}
+VOLCANO_RECONSTRUCTED = {"Milazzo", "Syracuse", "Knossos"}
 
 
 def title(name: str) -> str:
@@ -296,7 +303,7 @@ def build(ref: Path) -> dict:
             "the cleaned copy asundquistdavis_areas.clean.json (30 'test' placeholders removed, 37 one-way "
             "adjacencies listed). Kept: the land areas whose startingCivilization is one of the 9 West civs and "
             "the sea areas bordering them. Rules cited: Mega Empires: The West rulebook ch. 3 (Map Board "
-            "Definitions, Additional Notes), ch. 5 (Map Board Setups), ch. 9 (Volcanic Eruption, Flood). "
+            "Definitions, Additional Notes), ch. 5 (Map Board Setups), ch. 8 (Volcanic Eruption, Flood). "
             "Analogy source for two reconstructions: the Avalon Hill 1981 board (rulesets/avalon-hill-1981/"
             "data/map.json), whose Italy and Sicily have the same area names. Built by tools/me_map.py; method "
             "and every correction in docs/editions/mega-empires-the-west-data.md."
@@ -325,11 +332,17 @@ def build(ref: Path) -> dict:
             "land borders: Nile (Upper Egypt, Fayum, Memphis, Tanis, Alexandria), Danube (Moesia, Gethae, "
             "Odessus, Tomi), and one western group that we split into Rhone (Lugdunum, Aquae Sextiae, Massilia) "
             "and Po (Etruria, Rubicon; as on the Avalon Hill 1981 board). The names are our labels.",
-            "volcano (RECONSTRUCTED): the rulebook (ch. 9 Volcanic Eruption) has 3 volcanoes, each on the "
-            "border of 2 areas. The source flags only Campania, Neapolis and Thera. Vesuvius = Campania + "
+            "volcano (RECONSTRUCTED): the rulebook (ch. 8, Volcanic Eruption) has 3 volcanoes, \"each of which "
+            "is located on the border of two areas, which are both affected\"; ch. 3 I: a volcano on the border "
+            "of 2 areas is in both. The source flags only Campania, Neapolis and Thera. Vesuvius = Campania + "
             "Neapolis (flagged, bordering). Etna = Milazzo + Syracuse: not flagged in the source, reconstructed "
-            "from the Avalon Hill 1981 board (same areas). Thera = Thera alone: its second area is unknown "
-            "(UNCERTAIN). Names are our labels.",
+            "from the Avalon Hill 1981 board (same areas). Thera = Thera + Knossos: the source flags Thera "
+            "alone; Reading: ch. 8 puts every volcano on a border of two areas, so its second area is "
+            "reconstructed as Knossos (Thera borders only water areas: the open Aegean Sea holds no units; of "
+            "Knossos and Phaestos on Crete, the island lies north of Knossos, the eastern one, and the same "
+            "author's tracing of the West board draws it at the Thera-Knossos border; Argos, Athens and Eretria "
+            "are far off). UNCERTAIN: the option thera_alone plays the source's reading (Thera alone). Names "
+            "are our labels.",
             "start: the source's isStartingArea; one per West civ.",
             "region: the source's startingCivilization (the civ whose region the area is in; ch. 4 Civilizations, "
             "Region Divisions). The Region Divisions figure is missing from our rulebook, so regions are not "

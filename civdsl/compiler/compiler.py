@@ -15,6 +15,7 @@ from ..engine.program import CompiledPhase, Program
 from ..engine.values import Callable_, Die, EntityObj, LazyField, TableValue
 from ..language import ast as A
 from ..language.diagnostics import CivError, Diagnostic, Span
+from ..language.limits import room_to_recurse
 from ..language.loader import Ruleset, resolve_inside
 from ..language.names import suggest
 from .emit import Emitter
@@ -418,7 +419,8 @@ def compile_ruleset(rs: Ruleset) -> tuple[Program, list[Diagnostic]]:
     diagnostic found. A rule compiled before in this process, in the same surroundings, is not
     written again (see `emit.Unit`): an edition's options and house rules cost only what they change."""
     comp = Compiler(rs)
-    prog = comp.compile()
+    with room_to_recurse():  # (the emitter walks expressions recursively: see `language.limits`)
+        prog = comp.compile()
     return prog, sorted(comp.diags, key=Diagnostic.sort_key)
 
 
@@ -429,7 +431,8 @@ def compile_expression(prog: Program, expr: A.Expr, names: list[str]):
     comp = Compiler(prog.ruleset, prog, ModuleBuilder(prog.module.ns))
     comp._declare_globals()
     comp._known_procedures()
-    fname = comp.emit.expression(expr, names)
+    with room_to_recurse():
+        fname = comp.emit.expression(expr, names)
     errors = [d for d in comp.diags if d.severity == "error"]
     if errors:
         raise CivError(errors)

@@ -22,8 +22,8 @@ from .units import Unit, UnitWriting
 MAX_LOOP_NESTING = 15  # Python allows 20 nested blocks per function; the function itself uses some
 # Calls that neither log nor read the running statement's span; any other call in a statement's own
 # code (a builtin, a procedure, a decision, a change of state) makes the statement record its span.
-_PURE_CALL = re.compile(r"\b(?:type|len|list|range|_iterable|_range|_numbers|_repeat_count|_in|_add|_div|_get_attr|"
-                        r"_get_index|_ZoneRef|_field_value|_loop_overflow|_over_budget|_IllegalAction|_EndOfGame)\(")
+_PURE_CALL = re.compile(r"\b(?:type|len|list|range|_each|_loop_items|_range|_numbers|_repeat_count|_in|_add|_sub|"
+                        r"_mul|_div|_get_attr|_get_index|_ZoneRef|_field_value|_loop_overflow|_over_budget|_IllegalAction|_EndOfGame)\(")
 _CALL = re.compile(r"[\w.]\(")
 
 
@@ -232,11 +232,7 @@ class Emitter(UnitWriting, Expressions):
         self.line(depth, f"else: _set_field(c, {target}, {name!r}, {op!r}, {value})", s.span)
 
     def _combine(self, op: str, old: str, value: str) -> str:
-        if op == "=":
-            return value
-        if op == "-=":
-            return f"{old} - {value}"
-        return self._plus(old, value)
+        return value if op == "=" else self._arithmetic(op[0], old, value)
 
     def s_If(self, s: A.If, scope: Scope, depth: int):
         for i, (cond, body) in enumerate(s.branches):
@@ -260,17 +256,16 @@ class Emitter(UnitWriting, Expressions):
     def s_For(self, s: A.For, scope: Scope, depth: int):
         it = s.iterable
         if isinstance(it, A.BinOp) and it.op == "..":  # the numbers themselves, no list made
-            source = f"_numbers({self.expr(it.left, scope)}, {self.expr(it.right, scope)})"
+            source = f"_numbers(c, {self.expr(it.left, scope)}, {self.expr(it.right, scope)})"
         else:
-            t = self.temp()
-            source = f"({t} if type({t} := {self.expr(it, scope)}) is list else _iterable({t}))"
+            source = f"_loop_items(c, {self.expr(it, scope)})"
         scope.names.add(s.var)
         self.line(depth, f"for {local(s.var)} in {source}:", s.span)
         self._loop(s, s.body, scope, depth)
 
     def s_Repeat(self, s: A.Repeat, scope: Scope, depth: int):
         count = self.expr(s.count, scope)
-        self.line(depth, f"for {self.temp()} in range(_repeat_count({count})):", s.span)
+        self.line(depth, f"for {self.temp()} in range(_repeat_count(c, {count})):", s.span)
         self._loop(s, s.body, scope, depth)
 
     def s_While(self, s: A.While, scope: Scope, depth: int):
@@ -278,8 +273,9 @@ class Emitter(UnitWriting, Expressions):
         cond = self.expr(s.cond, scope)
         self.line(depth, f"{n} = 0", s.span)
         self.line(depth, f"while {cond}:", s.span)
-        self.line(depth + 1, f"{n} += 1", s.span)
+        self.line(depth + 1, f"{n} += 1; c.steps += 1", s.span)  # (a turn costs a unit even with no statement)
         self.line(depth + 1, f"if {n} > _MAX_LOOP: raise _loop_overflow({sname})", s.span)
+        self.line(depth + 1, f"if c.steps > c.budget: raise _over_budget(c, {sname})", s.span)
         self._loop(s, s.body, scope, depth)
 
     def s_Break(self, s, scope, depth):

@@ -16,6 +16,7 @@ from .scope import PLAYER, RECORD, Scope
 OUTLINE_DEPTH = 30   # deeper subexpressions become functions of their own (Python's parser nests ~200 deep)
 _SIMPLE_LITERALS = (int, str, bool, type(None))
 _COMPARE_OPS = {"==", "!=", "<", ">", "<=", ">="}
+_ARITHMETIC = {"+": "_add", "-": "_sub", "*": "_mul"}  # operators that may grow a value (see `engine.budget`)
 
 
 class Expressions:
@@ -108,7 +109,7 @@ class Expressions:
                 scope.names.discard(e.var)
             if not was_read:
                 scope.read.discard(e.var)  # the comprehension's own variable is not read from outside
-        return f"[{body} for {local(e.var)} in _iterable({source}){cond}]"
+        return f"[{body} for {local(e.var)} in _each(c, {source}){cond}]"
 
     def e_Attr(self, e: A.Attr, scope: Scope):
         comp, name = self.comp, e.name
@@ -206,39 +207,45 @@ class Expressions:
     def e_BinOp(self, e: A.BinOp, scope):
         a, b = self.expr(e.left, scope), self.expr(e.right, scope)
         if e.op == "..":
-            return f"_range({a}, {b})"
-        if e.op == "+":  # whole numbers added inline; lists, texts and zones through `_add`
-            return self._plus(a, b, is_int(e.left), is_int(e.right), isinstance(e.left, A.ListLit))
+            return f"_range(c, {a}, {b})"
+        if e.op in _ARITHMETIC:
+            if e.op == "+" and isinstance(e.left, A.ListLit):  # `[..] + x`: lists joined (and paid for)
+                return f"_add(c, {a}, {b})"
+            return self._arithmetic(e.op, a, b, is_int(e.left), is_int(e.right))
         if e.op == "/":
             return f"_div({a}, {b})"
-        if e.op not in ("-", "*", "//", "%"):
+        if e.op not in ("//", "%"):
             raise AssertionError(e.op)
         return f"({a} {e.op} {b})"
 
-    def _plus(self, a: str, b: str, a_int: bool = False, b_int: bool = False, a_list: bool = False) -> str:
-        if a_list:  # `[..] + x`: lists joined inline
-            tb = self.temp()
-            return f"({a} + {tb} if type({tb} := {b}) is list else _add({a}, {tb}))"
-        if b_int:
+    def _arithmetic(self, op: str, a: str, b: str, a_small: bool = False, b_small: bool = False) -> str:
+        """`a + b`, `a - b`, `a * b`: whole numbers made inline while the result stays below `_BIG`,
+        everything else (larger numbers, texts, lists) through the runtime, which bounds what it builds
+        and refuses a product past the bound before making it. So every whole number a rule makes is
+        within its bound, and nothing needs checking where numbers are kept.
+        `&`: both sides are always evaluated, left first."""
+        slow, r = f"{_ARITHMETIC[op]}(c, ", self.temp()
+        if b_small:
             ta = self.temp()
-            return f"({ta} + {b} if type({ta} := {a}) is int else _add({ta}, {b}))"
-        if a_int:
+            return (f"({r} if type({ta} := {a}) is int and _NBIG < ({r} := {ta} {op} {b}) < _BIG "
+                    f"else {slow}{ta}, {b}))")
+        if a_small:
             tb = self.temp()
-            return f"({a} + {tb} if type({tb} := {b}) is int else _add({a}, {tb}))"
+            return (f"({r} if type({tb} := {b}) is int and _NBIG < ({r} := {a} {op} {tb}) < _BIG "
+                    f"else {slow}{a}, {tb}))")
         ta, tb = self.temp(), self.temp()
-        return (f"({ta} + {tb} if (type({ta} := {a}) is int) & (type({tb} := {b}) is int) "
-                f"else _add({ta}, {tb}))")  # `&`: both sides are always evaluated, left first
+        return (f"({r} if ((type({ta} := {a}) is int) & (type({tb} := {b}) is int)) "
+                f"and _NBIG < ({r} := {ta} {op} {tb}) < _BIG else {slow}{ta}, {tb}))")
 
     def e_Compare(self, e: A.Compare, scope):
         if len(e.ops) == 1 and e.ops[0] in ("in", "not in") and self._local_player_zone(e.operands[1], scope):
             item, zone = self.expr(e.operands[0], scope), e.operands[1]
             test, owner, certain = self._player_test(zone.obj, scope, self.expr(zone.obj, scope))
             self.comp.used.add(zone.name)
-            if certain == PLAYER:
-                found = f"({item} in {owner}.zones[{zone.name!r}])"
-            else:
-                found = (f"({item} in {owner}.zones[{zone.name!r}] if {test} "
-                         f"else _in({item}, _get_attr(_prog, {owner}, {zone.name!r})))")
+            z = self.temp()  # (a zone of many items is searched by the runtime, paid for)
+            found = f"({item} in {z} if len({z} := {owner}.zones[{zone.name!r}]) < 16 else _in(c, {item}, {z}))"
+            if certain != PLAYER:
+                found = f"({found} if {test} else _in(c, {item}, _get_attr(_prog, {owner}, {zone.name!r})))"
             return found if e.ops[0] == "in" else f"(not {found})"
         operands = [self.expr(o, scope) for o in e.operands]
         if len(e.ops) == 1:
@@ -263,9 +270,9 @@ class Expressions:
     @staticmethod
     def _compare(op: str, a: str, b: str) -> str:
         if op == "in":
-            return f"_in({a}, {b})"
+            return f"_in(c, {a}, {b})"
         if op == "not in":
-            return f"(not _in({a}, {b}))"
+            return f"(not _in(c, {a}, {b}))"
         if op not in _COMPARE_OPS:
             raise AssertionError(op)
         return f"({a} {op} {b})"

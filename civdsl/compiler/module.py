@@ -114,6 +114,7 @@ class ModuleBuilder:
 
 
 def _runtime_names() -> dict[str, object]:
+    from ..engine.budget import INLINE_INT, INLINE_LOW, over_budget
     from ..engine.builtins import area_attr, area_get, fmt, roll_one
     from ..engine.state import Player, ZoneRef
     from ..engine.values import IllegalAction, RuleError, field_value
@@ -122,10 +123,12 @@ def _runtime_names() -> dict[str, object]:
                          "dict": dict, "None": None, "True": True, "False": False, "TypeError": TypeError},
         "_Player": Player, "_ZoneRef": ZoneRef, "_fmt": fmt, "_IllegalAction": IllegalAction,
         "_RuleError": RuleError, "_EndOfGame": R.EndOfGame, "_PY_ERRORS": R.PY_ERRORS, "_UNSET": R.UNSET,
-        "_error_at": R.error_at, "_over_budget": R.over_budget, "_loop_overflow": R.loop_overflow,
+        "_error_at": R.error_at, "_over_budget": over_budget, "_loop_overflow": R.loop_overflow,
         "_too_deep": R.too_deep, "_MAX_DEPTH": R.MAX_CALL_DEPTH, "_MAX_LOOP": R.MAX_LOOP,
-        "_range": R.range_, "_numbers": R.numbers, "_iterable": R.iterable, "_repeat_count": R.repeat_count, "_add": R.add,
-        "_div": R.div, "_combine": R.combine, "_in": R.in_, "_get_attr": R.get_attr, "_get_index": R.get_index,
+        "_range": R.range_, "_numbers": R.numbers, "_each": R.each, "_loop_items": R.loop_items,
+        "_repeat_count": R.repeat_count, "_add": R.add, "_sub": R.sub, "_mul": R.mul,
+        "_BIG": INLINE_INT, "_NBIG": INLINE_LOW,
+        "_div": R.div, "_in": R.in_, "_get_attr": R.get_attr, "_get_index": R.get_index,
         "_record_get": R.record_get, "_call_value": R.call_value,
         "_fresh": R.fresh, "_choose": R.choose, "_set_field": R.set_field, "_set_index": R.set_index,
         "_as_zone": R.as_zone, "_field_value": field_value, "_roll_one": roll_one,

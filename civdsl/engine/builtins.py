@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .budget import ITEMS_PER_UNIT, MAX_SIZE, TooLarge, charge, check_int, check_size
 from .state import NEUTRAL, NEUTRAL_NAME, Player, ZoneRef
 from .values import Builtin, Die, EntityObj, RuleError, TableValue, field_value
 
@@ -21,6 +22,14 @@ def builtin(name: str, lo: int, hi: int | None = None, doc: str = ""):
         REGISTRY[name] = Builtin(name, fn, (lo, lo if hi is None else hi), doc or (fn.__doc__ or "").strip())
         return fn
     return deco
+
+
+def _paid(c, x) -> list:
+    """`_items(x)`, paid for: a builtin that goes through a list draws a unit per 16 of its items."""
+    items = _items(x)
+    if len(items) >= ITEMS_PER_UNIT:
+        charge(c, len(items) // ITEMS_PER_UNIT)
+    return items
 
 
 def _items(x) -> list:
@@ -60,7 +69,9 @@ def type_name(x) -> str:
 # ---- numbers and collections ----------------------------------------------------------------------
 @builtin("len", 1, doc="Number of items in a list or zone.")
 def _len(c, xs):
-    return len(_items(xs))
+    if isinstance(xs, ZoneRef):
+        return len(xs.items)
+    return len(xs) if isinstance(xs, (list, tuple, dict)) else len(_items(xs))
 
 
 REGISTRY["count"] = Builtin("count", _len, (1, 1), "Number of items in a list or zone (same as `len`).")
@@ -68,12 +79,13 @@ REGISTRY["count"] = Builtin("count", _len, (1, 1), "Number of items in a list or
 
 @builtin("sum", 1, doc="Sum of a list of numbers (0 when empty).")
 def _sum(c, xs):
-    return sum(_items(xs))
+    total = sum(_paid(c, xs))
+    return check_int(total) if type(total) is int else total
 
 
 @builtin("min", 1, 9, doc="Smallest of a list, or of several arguments.")
 def _min(c, *xs):
-    items = _items(xs[0]) if len(xs) == 1 else list(xs)
+    items = _paid(c, xs[0]) if len(xs) == 1 else list(xs)
     if not items:
         raise ValueError("min() of an empty list")
     return min(items)
@@ -81,7 +93,7 @@ def _min(c, *xs):
 
 @builtin("max", 1, 9, doc="Largest of a list, or of several arguments.")
 def _max(c, *xs):
-    items = _items(xs[0]) if len(xs) == 1 else list(xs)
+    items = _paid(c, xs[0]) if len(xs) == 1 else list(xs)
     if not items:
         raise ValueError("max() of an empty list")
     return max(items)
@@ -89,12 +101,12 @@ def _max(c, *xs):
 
 @builtin("any", 1, doc="True if any item is true.")
 def _any(c, xs):
-    return any(_items(xs))
+    return any(_paid(c, xs))
 
 
 @builtin("all", 1, doc="True if every item is true (also for an empty list).")
 def _all(c, xs):
-    return all(_items(xs))
+    return all(_paid(c, xs))
 
 
 @builtin("abs", 1, doc="Absolute value.")
@@ -114,12 +126,12 @@ def _ceil(c, x):
 
 @builtin("sorted", 1, doc="The items in ascending order.")
 def _sorted(c, xs):
-    return sorted(_items(xs))
+    return sorted(_paid(c, xs))
 
 
 @builtin("reversed", 1, doc="The items in reverse order.")
 def _reversed(c, xs):
-    return list(reversed(_items(xs)))
+    return list(reversed(_paid(c, xs)))
 
 
 @builtin("first", 1, doc="The first item (the top of a deck); none when empty.")
@@ -136,15 +148,24 @@ def _last(c, xs):
 
 @builtin("top", 2, doc="The first n items of a list or deck.")
 def _top(c, xs, n):
-    return _items(xs)[: max(0, int(n))]
+    return _paid(c, xs)[: max(0, int(n))]
 
 
 @builtin("unique", 1, doc="The items without repeats, first occurrence kept.")
 def _unique(c, xs):
     out: list = []
-    for x in _items(xs):
-        if x not in out:
-            out.append(x)
+    seen: set = set()
+    unhashable: list = []  # records and lists: compared one by one (there are few)
+    for x in _paid(c, xs):
+        try:
+            if x in seen:
+                continue
+            seen.add(x)
+        except TypeError:
+            if x in unhashable:
+                continue
+            unhashable.append(x)
+        out.append(x)
     return out
 
 
@@ -152,6 +173,8 @@ def _unique(c, xs):
 def _range(c, a, b):
     if b - a > 100_000:
         raise ValueError("range() longer than 100000")
+    if b >= a:
+        charge(c, int(b) - int(a) + 1)
     return list(range(int(a), int(b) + 1))
 
 
@@ -162,17 +185,20 @@ def _str(c, x):
 
 @builtin("int", 1, doc="A number or numeric text as a whole number.")
 def _int(c, x):
-    return int(x)
+    return check_int(int(x))
 
 
 @builtin("join", 2, doc="Texts of the items joined with a separator.")
 def _join(c, xs, sep):
-    return str(sep).join(fmt(x) for x in _items(xs))
+    sep = fmt(sep)
+    parts = [fmt(x) for x in _paid(c, xs)]
+    check_size(sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0), "a text")
+    return sep.join(parts)
 
 
 @builtin("index_of", 2, doc="1-based position of an item in a list, 0 if absent.")
 def _index_of(c, xs, x):
-    items = _items(xs)
+    items = _paid(c, xs)
     return items.index(x) + 1 if x in items else 0
 
 
@@ -249,7 +275,11 @@ def _roll(c, what, n=1):
 def _rolls(c, die, n):
     if not isinstance(die, Die):
         raise TypeError(f"rolls() needs a die, got {type_name(die)}")
-    faces = [roll_die(c, die) for _ in range(int(n))]
+    n = int(n)
+    if n > 100_000:
+        raise ValueError("rolls() of more than 100000 dice")
+    charge(c, max(n, 0))
+    faces = [roll_die(c, die) for _ in range(n)]
     c.game.emit("roll", die=die.name, faces=faces)
     return faces
 
@@ -266,7 +296,7 @@ def _random_pick(c, xs):
 
 @builtin("shuffled", 1, doc="The items in a random order.")
 def _shuffled(c, xs):
-    items = list(_items(xs))
+    items = list(_paid(c, xs))
     c.game.rng().shuffle(items)
     return items
 
@@ -444,11 +474,22 @@ def fmt(x: Any) -> str:
     if isinstance(x, EntityObj):
         return x.name
     if isinstance(x, ZoneRef):
-        return "[" + ", ".join(fmt(i) for i in x.items) + "]"
+        return _joined("[", (fmt(i) for i in x.items), "]")
     if isinstance(x, list):
-        return "[" + ", ".join(fmt(i) for i in x) + "]"
+        return _joined("[", (fmt(i) for i in x), "]")
     if isinstance(x, dict):
         if "label" in x:
             return fmt(x["label"])
-        return "{" + ", ".join(f"{k}: {fmt(v)}" for k, v in x.items()) + "}"
+        return _joined("{", (f"{k}: {fmt(v)}" for k, v in x.items()), "}")
     return str(x)
+
+
+def _joined(opening: str, parts, closing: str) -> str:
+    """Parts joined with commas, refused when the text would exceed `MAX_SIZE` characters."""
+    out, size = [], 2
+    for part in parts:
+        size += len(part) + 2
+        if size > MAX_SIZE:
+            raise TooLarge(f"a text of more than {MAX_SIZE:,} characters")
+        out.append(part)
+    return opening + ", ".join(out) + closing

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..language.diagnostics import CivError, Span
+from .budget import INLINE_INT, INLINE_LOW, check_int
 from .builtins import fmt, type_name
 from .rng import REBASE_WORDS
 from .runtime import combine
@@ -67,11 +68,11 @@ class StateChanges:
         if ("global", name) in self.program.counters:
             store = st.counters
             old = store[name]
-            new = self._bounded(("global", name), name, _apply(op, old, value))
+            new = self._bounded(("global", name), name, _apply(self.c, op, old, value))
         else:
             store = st.vars
             old = store.get(name)
-            new = _apply(op, old, value)
+            new = _apply(self.c, op, old, value)
         store[name] = new
         if self.journal is not None:
             self.journal.append((store, name, old))
@@ -84,10 +85,12 @@ class StateChanges:
         if old is not _MISSING:
             if op == "=":
                 new = value
-            elif op == "+=" and type(value) is int:
-                new = old + value
+            elif type(value) is int:  # (the runtime's `combine` bounds the numbers it makes; this does too)
+                new = old + value if op == "+=" else old - value
+                if not INLINE_LOW < new < INLINE_INT:
+                    check_int(new)
             else:
-                new = combine(op, old, value)
+                new = combine(self.c, op, old, value)
             if type(new) is int:  # the common case, clamped inline
                 lo, hi = self._bounds.get(name, _NO_BOUNDS)
                 if lo is not None and new < lo:
@@ -99,7 +102,7 @@ class StateChanges:
         elif name in p.vars:
             store = p.vars
             old = store[name]
-            new = _apply(op, old, value)
+            new = _apply(self.c, op, old, value)
         else:
             raise KeyError(f"player has no counter or variable `{name}`")
         store[name] = new
@@ -116,10 +119,12 @@ class StateChanges:
             old = None
         if op == "=":
             new = value
-        elif op == "+=" and type(old) is int and type(value) is int:
-            new = old + value
+        elif type(old) is int and type(value) is int:
+            new = old + value if op == "+=" else old - value
+            if not INLINE_LOW < new < INLINE_INT:
+                check_int(new)
         else:
-            new = combine(op, old, value)
+            new = combine(self.c, op, old, value)
         record[key] = new
         if self.journal is not None:
             self.journal.append((record, key, old))
@@ -226,5 +231,5 @@ def undo(state, journal: list) -> None:
             store[key] = old
 
 
-def _apply(op: str, old, value):
-    return value if op == "=" else combine(op, old, value)
+def _apply(c, op: str, old, value):
+    return value if op == "=" else combine(c, op, old, value)

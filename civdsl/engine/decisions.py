@@ -13,8 +13,9 @@ from typing import Any
 from ..language import ast as A
 from ..language.diagnostics import Span
 from .agents import RandomAgent
+from .budget import OutOfWork, TooLarge
 from .builtins import fmt
-from .runtime import PY_ERRORS, py_error
+from .runtime import PY_ERRORS, py_error, rule_error
 from .state import Player, to_jsonable
 from .values import RuleError
 
@@ -90,6 +91,8 @@ class Deciding:
         try:
             return fn(c)
         except PY_ERRORS as exc:
+            if isinstance(exc, (OutOfWork, TooLarge, MemoryError)):
+                raise rule_error(exc, self._heuristic_span(tag) or saved[1]) from None
             message = py_error(exc)
             hint = None
             if "none" in message and self._masks_something():

@@ -38,7 +38,7 @@ class Forking:
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)  # settings and program-level caches; the rest is replaced below
         twin.state = copy_state(self.state, memo)
-        twin.c = type(self.c)(twin, self.c.budget)
+        twin.c = type(self.c)(twin, min(self.step_budget, self.game_budget))
         twin.agents = list(agents) if agents is not None else [fork_agent(a) for a in self.agents]
         twin.logging = self.logging if logging is None else logging
         twin.echo = None

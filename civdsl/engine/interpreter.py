@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..language.diagnostics import Span
+from .budget import GAME_BUDGET, STEP_BUDGET, over_budget
 from .changes import StateChanges
 from .decisions import Deciding, Decision
 from .fork import Forking
@@ -28,7 +29,7 @@ from .values import RuleError
 
 __all__ = ["Ctx", "Cursor", "Decision", "Game", "GameResult"]
 
-DEFAULT_STEP_BUDGET = 2_000_000
+DEFAULT_STEP_BUDGET = STEP_BUDGET
 HARD_ROUND_CAP = 10_000
 
 
@@ -36,6 +37,8 @@ class Ctx:
     """The running context handed to every compiled function."""
 
     __slots__ = ("game", "state", "locals", "span", "steps", "depth", "budget", "memo")
+    # `steps`: work units drawn since the running step began; `budget`: how many it may draw (the step's
+    # budget, or what is left of the game's if that is less: see `Game.fresh_budget`)
 
     def __init__(self, game: "Game", budget: int):
         self.game = game
@@ -87,7 +90,7 @@ class Game(StateChanges, Deciding, Initializing, Forking):
     def __init__(self, program: Program, num_players: int, seed: int, agents: list, *,
                  logging: bool = True, echo: Callable[[str], None] | None = None,
                  max_rounds: int | None = None, budget: int = DEFAULT_STEP_BUDGET,
-                 check_invariants: bool = False,
+                 game_budget: int = GAME_BUDGET, check_invariants: bool = False,
                  on_round: Callable[[int, list[dict]], None] | None = None):
         program.build()
         self.program = program
@@ -101,7 +104,9 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         self.events: list[dict] = []
         self.max_rounds = max_rounds
         self.check_invariants = check_invariants
-        self.c = Ctx(self, budget)
+        self.step_budget, self.game_budget = budget, game_budget
+        self.work = 0  # units drawn by the steps before the running one (see `engine.budget`)
+        self.c = Ctx(self, min(budget, game_budget))
         self._display: dict[str, str] = {}
         self._pending_finish = False
         self.started = False
@@ -132,7 +137,8 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         prog, st, c = self.program, self.state, self.c
         if run_setup and prog.setup is not None:
             st.phase = "setup"
-            c.locals, c.steps = {}, 0
+            c.locals = {}
+            self.fresh_budget()
             prog.setup(c)
         self.started = True
 
@@ -247,8 +253,8 @@ class Game(StateChanges, Deciding, Initializing, Forking):
                 step_name, _title, fn, span = steps[cur.step]
                 st.step = step_name
                 c.locals = local
-                c.steps = 0
                 c.span = span
+                self.fresh_budget()
                 if self._step_choices:
                     self._step_choices = []
                 self._resume = False
@@ -257,6 +263,17 @@ class Game(StateChanges, Deciding, Initializing, Forking):
             cur.participant += 1
         if self.check_invariants:
             self.verify_invariants()
+
+    def fresh_budget(self) -> None:
+        """A step begins: what the last one drew goes to the game's account, and the new one may draw
+        the step's budget, or what is left of the game's if that is less (RUN013 when nothing is)."""
+        c = self.c
+        self.work += c.steps
+        c.steps = 0
+        left = self.game_budget - self.work
+        c.budget = min(self.step_budget, left)
+        if left <= 0:
+            raise over_budget(c, c.span)
 
     def _order(self, order, keys: list[Callable]) -> list[Player]:
         players = self.state.players

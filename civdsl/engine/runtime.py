@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..language.diagnostics import Span
+from .budget import ITEMS_PER_UNIT, MAX_INT_BITS, OutOfWork, TooLarge, charge, check_int, check_size, out_of_work
 from .builtins import fmt, type_name
 from .state import Player, ZoneRef
 from .values import Builtin, Callable_, Die, EntityObj, RuleError, TableValue, field_value
@@ -27,7 +28,7 @@ class EndOfGame(Exception):
 
 
 PY_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError, OverflowError,
-             RecursionError, NameError)
+             RecursionError, NameError, MemoryError, OutOfWork)
 
 _PY_TYPES = {"'int'": "a number", "'float'": "a number", "'str'": "a text", "'list'": "a list",
              "'dict'": "a record", "'NoneType'": "none", "'bool'": "a boolean", "'Player'": "a player",
@@ -53,7 +54,16 @@ def py_error(exc: Exception) -> str:
 
 
 def rule_error(exc: Exception, span: Span | None) -> RuleError:
-    """A Python error inside a rule as its diagnostic: RUN002 for a local read before it has a value."""
+    """A Python error inside a rule as its diagnostic: RUN002 for a local read before it has a value,
+    RUN014 for a value grown past its bound, RUN015 for memory run out."""
+    if isinstance(exc, OutOfWork):
+        return RuleError(exc.code, exc.message, span, exc.hint)
+    if isinstance(exc, TooLarge):
+        return RuleError("RUN014", f"{exc}: values built by rules are bounded", span,
+                         "check what grows (a number multiplied by itself, a list joined to itself...)")
+    if isinstance(exc, MemoryError):
+        return RuleError("RUN015", "the game ran out of memory", span,
+                         "check what grows; the CLI's `--memory-limit` sets the cap")
     if isinstance(exc, NameError):
         name = getattr(exc, "name", None) or ""  # UnboundLocalError has no name before Python 3.12
         found = re.search(rf"'({LOCAL_PREFIX}\w+)'", str(exc)) if not name else None
@@ -71,11 +81,6 @@ def error_at(exc: Exception, spans: dict[int, Span]) -> RuleError:
     return rule_error(exc, spans.get(tb.tb_lineno) if tb is not None else None)
 
 
-def over_budget(c, span: Span) -> RuleError:
-    return RuleError("RUN010", f"step budget of {c.budget} statements exceeded", span,
-                     "a rule loops too long; check loop conditions")
-
-
 def loop_overflow(span: Span) -> RuleError:
     return RuleError("RUN011", f"loop ran more than {MAX_LOOP} times", span,
                      "make sure the loop's condition becomes false")
@@ -86,19 +91,40 @@ def too_deep(name: str, site: Span | None) -> RuleError:
                      "a procedure probably calls itself without end")
 
 
-# ---- operators ----------------------------------------------------------------------------------------
-def range_(lo, hi) -> list:
-    """`lo..hi`: both ends included, at most MAX_LOOP items."""
-    if hi - lo > MAX_LOOP:
-        raise ValueError(f"range {lo}..{hi} is too long")
-    return list(range(lo, hi + 1))
+# ---- operators (each draws on the work budget in proportion to what it goes through) --------------------
+def range_(c, lo, hi) -> list:
+    """`lo..hi`: both ends included, at most MAX_LOOP items (a unit per 16 built)."""
+    return list(numbers(c, lo, hi))
 
 
-def numbers(lo, hi) -> range:
-    """`for x in lo..hi`: the numbers, at most MAX_LOOP of them, without making the list."""
-    if hi - lo > MAX_LOOP:
-        raise ValueError(f"range {lo}..{hi} is too long")
+def numbers(c, lo, hi) -> range:
+    """`for x in lo..hi`: the numbers, at most MAX_LOOP of them, without making the list (a unit per 16:
+    the loop's statements pay for themselves)."""
+    if hi - lo >= MAX_LOOP:
+        raise TooLarge(f"the range {lo}..{hi} of {hi - lo + 1:,} numbers (more than {MAX_LOOP:,})")
+    if hi - lo >= ITEMS_PER_UNIT:
+        charge(c, (hi - lo) // ITEMS_PER_UNIT)
     return range(lo, hi + 1)
+
+
+def loop_items(c, v) -> list:
+    """What a `for` goes through (see `iterable`): a unit per 16 items (its statements pay for
+    themselves)."""
+    items = v if type(v) is list else iterable(v)
+    if len(items) >= ITEMS_PER_UNIT:
+        c.steps += len(items) // ITEMS_PER_UNIT
+        if c.steps > c.budget:
+            raise out_of_work(c)
+    return items
+
+
+def each(c, v) -> list:
+    """What a comprehension goes through: a unit per item, as each item's expression is worked out."""
+    items = v if type(v) is list else iterable(v)
+    c.steps += len(items)  # (inline: the hottest charge)
+    if c.steps > c.budget:
+        raise out_of_work(c)
+    return items
 
 
 def iterable(v) -> list:
@@ -107,31 +133,64 @@ def iterable(v) -> list:
     disturbed by changes the loop's body makes."""
     if type(v) is list:
         return v
-    if isinstance(v, (tuple, ZoneRef)):
+    if type(v) is ZoneRef:
+        return list(v.items)
+    if isinstance(v, tuple):
         return list(v)
     if isinstance(v, dict):
         return list(v.keys())
     raise TypeError(f"cannot loop over {type_name(v)}")
 
 
-def repeat_count(n) -> int:
+def repeat_count(c, n) -> int:
     if not isinstance(n, int) or n > MAX_LOOP:
         raise ValueError(f"repeat count must be a whole number up to {MAX_LOOP}, got {fmt(n)}")
+    if n >= ITEMS_PER_UNIT:
+        charge(c, n // ITEMS_PER_UNIT)
     return n
 
 
-def add(a, b):
-    """`+`: numbers, texts, lists and zones; a text and another value join as texts."""
+def add(c, a, b):
+    """`+`: numbers, texts, lists and zones; a text and another value join as texts. (Whole numbers
+    small enough are added inline by the generated code; this is everything else.)"""
     ta, tb = type(a), type(b)
-    if ta is tb and (ta is int or ta is str or ta is list):
-        return a + b
+    if ta is int and tb is int:
+        return check_int(a + b)
     if isinstance(a, ZoneRef):
         a = list(a.items)
     if isinstance(b, ZoneRef):
         b = list(b.items)
     if isinstance(a, str) != isinstance(b, str):
-        return fmt(a) + fmt(b)
+        a, b = fmt(a), fmt(b)
+    if isinstance(a, (str, list)) and isinstance(b, (str, list)):
+        _built(c, len(a) + len(b))
     return a + b
+
+
+def sub(c, a, b):
+    """`-` of what the generated code does not subtract inline (large whole numbers, other values)."""
+    r = a - b
+    return check_int(r) if type(r) is int else r
+
+
+def mul(c, a, b):
+    """`*`: numbers, and a text or list repeated a number of times, bounded."""
+    if type(a) is int and type(b) is int:
+        if a.bit_length() + b.bit_length() > MAX_INT_BITS + 1:  # (refused before it is computed)
+            raise TooLarge(f"a whole number of about {a.bit_length() + b.bit_length():,} bits "
+                           f"(more than {MAX_INT_BITS:,})")
+        return check_int(a * b)
+    for seq, n in ((a, b), (b, a)):
+        if isinstance(seq, (str, list)) and type(n) is int:
+            _built(c, len(seq) * max(n, 0))
+    return a * b
+
+
+def _built(c, size: int) -> None:
+    """A list or text of `size` items is about to be built: within the bound, and paid for."""
+    check_size(size)
+    if size >= ITEMS_PER_UNIT:
+        charge(c, size // ITEMS_PER_UNIT)
 
 
 def div(a, b):
@@ -139,25 +198,22 @@ def div(a, b):
     return int(q) if isinstance(q, float) and q.is_integer() else q
 
 
-def combine(op: str, old, new):
+def combine(c, op: str, old, new):
     """The value an augmented assignment (`+=`, `-=`, `=`) stores."""
     if op == "+=":
-        return add(old, new)
+        return add(c, old, new)
     if op == "-=":
-        return old - new
+        return sub(c, old, new)
     return new
 
 
-def in_(a, b) -> bool:
+def in_(c, a, b) -> bool:
+    """`a in b`: an item of a list or zone, a key of a record, a part of a text (paid for by length)."""
     if isinstance(b, str) and not isinstance(a, str):
         return False
+    if isinstance(b, (list, str, ZoneRef)) and len(b) >= ITEMS_PER_UNIT:
+        charge(c, len(b) // ITEMS_PER_UNIT)
     return a in b
-
-
-COMPARE = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, ">": lambda a, b: a > b,
-    "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "in": in_, "not in": lambda a, b: not in_(a, b),
-}
 
 
 # ---- reading values -----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from ..language.diagnostics import Span
 from .builtins import fmt
 from .fork import copy_value
 from .program import Program
-from .runtime import PY_ERRORS, py_error
+from .runtime import PY_ERRORS, rule_error
 from .state import Player
 from .values import EVALUATE, FORCE, EntityObj, LazyField, RuleError
 
@@ -41,7 +41,7 @@ class Initializing:
         try:
             return fn(c)
         except PY_ERRORS as exc:
-            raise RuleError("RUN001", py_error(exc), span) from None
+            raise rule_error(exc, span) from None
 
     def _force_field(self, lf: LazyField):
         if lf.forcing:

@@ -11,6 +11,7 @@ import sys
 import traceback
 
 from .. import __version__
+from ..engine.budget import DEFAULT_MEMORY_MB, GAME_BUDGET, limit_memory
 from ..language import ast as A
 from ..language import parse_cache
 from ..language.diagnostics import CivError, Diagnostic, render_text
@@ -25,6 +26,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+GAME_BUDGET_HELP = (f"units of work the whole game may use (default {GAME_BUDGET:,}; the largest shipped game uses "
+                    "about 20,000,000): a bound on rules that never end")
 NO_CACHE_HELP = ("parse every rule file afresh: neither read nor write the parse cache "
                  "(also CIVDSL_NO_CACHE=1; the cache is safe to delete)")
 
@@ -34,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"civdsl {__version__}")
     p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
     p.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
+    p.add_argument("--memory-limit", type=_megabytes, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help=f"cap this process's memory (default {DEFAULT_MEMORY_MB}; 0: no cap)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     c = sub.add_parser("check", help="check rule files (and configs) for errors",
@@ -60,7 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--option", action="append", dest="options", metavar="NAME", help="enable an edition option")
     pl.add_argument("--house-rule", action="append", dest="house_rules", metavar="FILE", help="apply a house rule")
     pl.add_argument("--max-rounds", type=int, help="stop after this many rounds")
-    pl.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
+    pl.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here (a new file, or over an "
+                                                  "older civdsl log)")
+    pl.add_argument("--force", action="store_true",
+                    help="let --log (or the config's `log:`) overwrite a file that is not a civdsl log")
+    pl.add_argument("--game-budget", type=_units, default=GAME_BUDGET, metavar="UNITS", help=GAME_BUDGET_HELP)
     pl.add_argument("--verbose", "-v", action="store_true", help="print the rules' narration as the game goes")
     pl.add_argument("--quiet", "-q", action="store_true",
                     help="do not print the per-round summary lines (of rulesets with a victory `summary`)")
@@ -103,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="re-run a game log and verify it", description="Re-run a JSON Lines game "
                        "log with its recorded decisions and check that every line comes out the same.")
     r.add_argument("log", help="a log written by `civdsl play --log`")
+    r.add_argument("--game-budget", type=_units, default=GAME_BUDGET, metavar="UNITS", help=GAME_BUDGET_HELP)
 
     sub.add_parser("schema", help="print the JSON Schema of game configs",
                    description="Print the config JSON Schema (draft-07).")
@@ -110,7 +120,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _whole(text: str, least: int) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not least <= n < 10 ** 18:
+        raise argparse.ArgumentTypeError(f"expected a whole number from {least} to 10**18 - 1, got {text}")
+    return n
+
+
+def _units(text: str) -> int:
+    return _whole(text, 1)
+
+
+def _megabytes(text: str) -> int:
+    return _whole(text, 0)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The command line. Run as a program (`argv` None), it first caps its own memory (`--memory-limit`):
+    a process that embeds civdsl keeps its own limits."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:
@@ -118,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     if args.no_cache:
         parse_cache.set_enabled(False)
+    if argv is None and args.memory_limit:
+        limit_memory(args.memory_limit)
     try:
         return COMMANDS[args.command](args)
     except CivError as exc:
@@ -129,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return EXIT_OK
+    except MemoryError:  # outside a rule (inside one it is RUN015)
+        print(f"civdsl: out of memory (the cap is {args.memory_limit} MB; raise it with --memory-limit)",
+              file=sys.stderr)
+        return EXIT_FINDINGS
     except Exception as exc:  # an internal bug: short message, traceback only on request
         if args.debug:
             traceback.print_exc()
@@ -225,14 +261,18 @@ def cmd_play(args) -> int:
     from ..api import new_game
     from ..engine.builtins import fmt
     from ..language.config import GameConfig, load_config, merge_cli
+    from ..language.paths import writable_log
     from ..tools.gamelog import write_log
     path = args.config_opt or args.config
     cfg = load_config(path) if path else GameConfig()
     agents = args.agents.split(",") if args.agents else None
     cfg = merge_cli(cfg, edition=args.edition, players=args.players, seed=args.seed, agents=agents,
                     options=args.options, house_rules=args.house_rules, max_rounds=args.max_rounds, log=args.log)
+    if cfg.log:  # before the game is played: a log that cannot be written must not cost a game
+        writable_log(cfg.log, args.force, None if args.log else cfg.span("log"))
     echo = (lambda text: print(f"  {text}")) if args.verbose else None
-    game = new_game(cfg, echo=echo, logging=True, check_invariants=args.check_invariants)
+    game = new_game(cfg, echo=echo, logging=True, check_invariants=args.check_invariants,
+                    game_budget=args.game_budget)
     if not args.quiet:
         game.on_round = lambda n, rows: print(summary_line(n, rows), flush=True)
     result = game.run()
@@ -252,7 +292,7 @@ def cmd_play(args) -> int:
         for k, v in row.get("breakdown", {}).items():
             print(f"       {k}: {fmt(v)}")
     if cfg.log:
-        write_log(cfg.log, game, cfg)
+        write_log(cfg.log, game, cfg, force=args.force)
         print(f"Log written to {cfg.log}")
     return EXIT_OK
 
@@ -324,7 +364,7 @@ def cmd_fmt(args) -> int:
     for f in changed:
         print(f"{verb} {f}")
     print(f"{len(changed)} file(s) {verb}, {len(files) - len(changed)} already formatted")
-    if diags:
+    if any(d.severity == "error" for d in diags):  # a symbolic link left out (LOAD007) is only a warning
         return EXIT_FINDINGS
     return EXIT_FINDINGS if args.check and changed else EXIT_OK
 
@@ -344,7 +384,7 @@ def cmd_diff(args) -> int:
 
 def cmd_replay(args) -> int:
     from ..tools.gamelog import replay
-    ok, message = replay(args.log)
+    ok, message = replay(args.log, args.game_budget)
     print(("OK: " if ok else "MISMATCH: ") + message)
     return EXIT_OK if ok else EXIT_FINDINGS
 

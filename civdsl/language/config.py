@@ -5,8 +5,10 @@ config may say. This module reads plain YAML only (`SafeLoader`, bounded size an
 turns every schema finding into a `Diagnostic` that names the key path (`agents[1]`) and points at the
 YAML line, so a config mistake reads like a rule-file mistake.
 
-Codes: CFG001 the file is not valid YAML; CFG002 a value breaks the schema; CFG003 the file cannot be
-read; CFG004 a house-rule file it names does not exist.
+Codes: CFG001 the file is not valid YAML (also: a key given twice); CFG002 a value breaks the schema
+(also: an integer of more than 18 digits); CFG003 the file cannot be read; CFG004 a house-rule file it
+names does not exist; CFG018 a house rule the path policy refuses (`paths.py`: a `.civ` file inside
+the config's folder or a rulesets root, or a shipped variant's name).
 """
 from __future__ import annotations
 
@@ -17,11 +19,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft7Validator
-
 from .diagnostics import CivError, Diagnostic, Span
-from .editions import house_rule_path
-from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems
+from .paths import config_home, house_rule_file
+from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems, strict_validator
 
 
 def config_schema() -> dict:
@@ -31,7 +31,7 @@ def config_schema() -> dict:
 
 
 CONFIG_SCHEMA: dict = config_schema()
-_VALIDATOR = Draft7Validator(CONFIG_SCHEMA)
+_VALIDATOR = strict_validator(CONFIG_SCHEMA)
 
 
 def schema_text() -> str:
@@ -75,16 +75,16 @@ def load_config(path: str) -> GameConfig:
         raise CivError(sorted(problems, key=Diagnostic.sort_key))
 
     base = Path(path).absolute().parent
-    raw_rules = data.get("house_rules", [])
-    house_rules = [house_rule_path(raw, base) for raw in raw_rules]
-    missing = [Diagnostic("CFG004", f"house_rules[{i}]: no file {raw!r} (looked for "
-                          f"{os.path.normpath(base / raw)}) and no shipped variant of that name",
-                          node_span(path, locate(root, ["house_rules", i])),
-                          hint="house-rule paths are relative to the folder of the config file; "
-                               "`civdsl list` shows the shipped variants")
-               for i, (raw, full) in enumerate(zip(raw_rules, house_rules)) if full is None]
-    if missing:
-        raise CivError(missing)
+    found = [house_rule_file(raw, base, config_home(path)) for raw in data.get("house_rules", [])]
+    problems = [Diagnostic("CFG018" if hr.refused else "CFG004", f"house_rules[{i}]: {hr.problem}",
+                           node_span(path, locate(root, ["house_rules", i])),
+                           hint=HOUSE_RULE_HINT if hr.refused else
+                           "house-rule paths are relative to the folder of the config file; "
+                           "`civdsl list` shows the shipped variants")
+                for i, hr in enumerate(found) if hr.path is None]
+    if problems:
+        raise CivError(problems)
+    house_rules = [hr.path for hr in found]
 
     agents = data.get("agents", [])
     choices = data.get("choices", {})
@@ -124,10 +124,22 @@ def merge_cli(config: GameConfig, **overrides: Any) -> GameConfig:
                 for where, what, hint in schema_problems(_VALIDATOR, checked)]
     if problems:
         raise CivError(problems)
-    if "house_rules" in given:  # command-line paths are relative to the working directory
-        resolved = [house_rule_path(p, Path.cwd()) or os.path.abspath(p) for p in given["house_rules"]]
+    if "house_rules" in given:  # command-line paths are the user's own: relative to the working directory, anywhere
+        resolved = []
+        for raw in given["house_rules"]:
+            hr = house_rule_file(raw, Path.cwd(), None)
+            if hr.refused:
+                raise CivError(Diagnostic("CFG018", f"--house-rule: {hr.problem}",
+                                          hint="a house rule is a `.civ` file or the name of a shipped variant "
+                                               "(`civdsl list`)"))
+            resolved.append(hr.path or os.path.abspath(raw))  # a missing file: LOAD001 when it is loaded
         given["house_rules"] = resolved
     return replace(config, **given)
+
+
+HOUSE_RULE_HINT = ("a config names a house rule by a shipped variant's name (`civdsl list`) or by a path to a "
+                   "`.civ` file inside the config's folder (symbolic links are followed); see "
+                   "docs/config.md, Paths and files")
 
 
 def _int_or_none(value: Any) -> int | None:

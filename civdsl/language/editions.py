@@ -47,29 +47,21 @@ def list_variants() -> dict[str, Path]:
     return found
 
 
-def house_rule_path(entry: str, base: Path) -> str | None:
-    """A config's `house_rules` entry as a file: a path relative to `base`, else a shipped variant's
-    name (`gentle-calamities`); None when neither exists."""
-    full = os.path.normpath(base / entry)
-    if os.path.isfile(full):
-        return full
-    if "/" not in entry and "\\" not in entry:
-        variant = list_variants().get(entry.removesuffix(".civ"))
-        if variant is not None:
-            return str(variant)
-    return None
-
-
-def find_edition(name: str) -> Path:
-    """The entry file of an edition name, or of a path to a folder or `.civ` file."""
-    p = Path(name)
-    if p.suffix == ".civ" and p.is_file():
-        return p.resolve()
-    if p.is_dir() and (p / ENTRY_FILE).is_file():
-        return (p / ENTRY_FILE).resolve()
+def find_edition(name: str, by_path: bool = True) -> Path:
+    """The entry file of an edition name, or (`by_path`) of a path to a folder or `.civ` file."""
+    if by_path and name and "\0" not in name:
+        p = Path(name)
+        if p.suffix == ".civ" and p.is_file():
+            return p.resolve()
+        if p.is_dir() and (p / ENTRY_FILE).is_file():
+            return (p / ENTRY_FILE).resolve()
     editions = list_editions()
     if name in editions:
         return editions[name]
     guess = suggest(name, editions)
-    raise error("CFG013", f"unknown edition `{name}`", None,
+    raise error("CFG013", f"unknown edition {_quoted(name)}", None,
                 (f"did you mean `{guess}`? " if guess else "") + f"editions: {', '.join(sorted(editions)) or 'none'}")
+
+
+def _quoted(name: str) -> str:
+    return f"`{name}`" if name.isprintable() else repr(name)

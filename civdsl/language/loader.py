@@ -3,7 +3,8 @@
 The result, a `Ruleset`, is an ordered map from rule keys (kind, name) to declarations plus, for
 every key, the chain of places that shaped it (defined, replaced, modified) — the provenance that
 `check` and the game log report. Paths in rule files are relative to the file that names them and
-may never leave the rulesets root (no absolute paths, no escaping `..`).
+may never leave the rulesets root (no absolute paths, no escaping `..`, no symbolic link out): the
+policy is `paths.py`.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from . import ast as A
 from .diagnostics import CivError, Diagnostic, Span, error
 from .parse_cache import parse_file
+from .paths import RULE_SUFFIX, extends_target, resolve_rule_path, rules_root
 
 MAX_FILES = 200
 
@@ -83,17 +85,9 @@ class Ruleset:
 
 
 def resolve_inside(base_file: str, rel: str, root: Path, span: Span, what: str) -> Path:
-    """Resolve `rel` against the folder of `base_file`, refusing paths that leave `root`."""
-    if Path(rel).is_absolute() or rel.startswith(("/", "\\")) or ":" in rel[:3]:
-        raise error("LOAD002", f"{what} path `{rel}` is absolute", span,
-                    "paths in rule files are relative to the file that names them")
-    target = (Path(base_file).resolve().parent / rel).resolve()
-    try:
-        target.relative_to(root)
-    except ValueError:
-        raise error("LOAD003", f"{what} path `{rel}` leaves the rulesets folder", span,
-                    f"keep files inside {root}") from None
-    return target
+    """Resolve `rel` against the folder of `base_file`, refusing paths that leave `root` (the policy:
+    `paths.resolve_rule_path`)."""
+    return resolve_rule_path(base_file, rel, root, span, what)
 
 
 class Loader:
@@ -137,12 +131,14 @@ class Loader:
         return self.root
 
     def base_of(self, file: str, ext: A.Extends, root: Path) -> Path:
-        """`extends "file.civ"` is a path; `extends "edition-name"` names a shipped or listed edition."""
-        if ext.path.endswith(".civ"):
+        """`extends "file.civ"` is a path; `extends "edition-name"` names a shipped or listed edition
+        (by name only: never a folder, which would be found from the working directory)."""
+        extends_target(ext.path, ext.span)
+        if ext.path.endswith(RULE_SUFFIX):
             return resolve_inside(file, ext.path, root, ext.span, "extends")
         from .editions import find_edition
         try:
-            entry = find_edition(ext.path)
+            entry = find_edition(ext.path, by_path=False)
         except CivError as exc:
             exc.diagnostics[0].span = ext.span
             raise
@@ -288,7 +284,7 @@ def _in_chain(rs: Ruleset, edition: str) -> bool:
     if edition == rs.edition():
         return True
     try:
-        return str(find_edition(edition).resolve()) in rs.files
+        return str(find_edition(edition, by_path=False).resolve()) in rs.files
     except CivError:
         return False
 
@@ -323,7 +319,7 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
                  root: Path | None = None) -> Ruleset:
     """Load an edition's entry file, then the selected options and house-rule overlays, in order."""
     entry = Path(entry).resolve()
-    root = (root or entry.parent.parent).resolve()
+    root = rules_root(entry, root)
     rs = Ruleset(str(entry), root)
     loader = Loader(root)
     loader.load_into(rs, entry, None, False)
@@ -344,6 +340,9 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
                 apply_decl(rs, item, True)
     for hr in house_rules or []:
         hr_path = Path(hr).resolve()
+        if hr_path.suffix != RULE_SUFFIX:  # the callers apply the path policy; this is the last guard
+            raise error("CFG018", f"house rule `{hr}` is not a `.civ` rule file", None,
+                        "a house rule is a `.civ` file or the name of a shipped variant (`civdsl list`)")
         hr_loader = Loader(hr_path.parent)
         hr_loader.cache = loader.cache
         rf = hr_loader.read(hr_path, None)
@@ -357,7 +356,8 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
                 hr_loader.load_into(rs, resolve_inside(rf.path, item.path, hr_path.parent, item.span, "import"),
                                     item.span, True)
             elif isinstance(item, A.Extends):
-                if not item.path.endswith(".civ") and not _in_chain(rs, item.path):
+                extends_target(item.path, item.span)
+                if not item.path.endswith(RULE_SUFFIX) and not _in_chain(rs, item.path):
                     raise error("CFG016", f"house rule `{hr_path.name}` extends `{item.path}`, but the game's "
                                 f"edition is `{rs.edition()}`", item.span,
                                 "play it with its own edition, or change its `extends`")

@@ -27,6 +27,7 @@ from pathlib import Path
 from .. import __version__
 from . import ast as A
 from .diagnostics import Span, error
+from .limits import room_to_recurse
 from .parser import grammar_text, parse_text
 
 FORMAT = "civdsl-parse-cache/1"
@@ -118,7 +119,8 @@ def _read_entry(key: str, path: str) -> A.RuleFile | None:
         if (meta.get("format") != FORMAT or meta.get("key") != key
                 or meta.get("sha256") != hashlib.sha256(body).hexdigest()):
             return None
-        items = _decode(json.loads(body), path)
+        with room_to_recurse():
+            items = _decode(json.loads(body), path)
         if not isinstance(items, list) or not all(isinstance(i, A.Decl) for i in items):
             return None
         return A.RuleFile(path, items)
@@ -129,7 +131,8 @@ def _read_entry(key: str, path: str) -> A.RuleFile | None:
 def _write_entry(key: str, tree: A.RuleFile) -> None:
     """Best effort: a cache that cannot be written (read-only home, full disk) is simply not used."""
     try:
-        body = json.dumps(_encode(tree.items), separators=(",", ":")).encode("utf-8")
+        with room_to_recurse():
+            body = json.dumps(_encode(tree.items), separators=(",", ":")).encode("utf-8")
         head = json.dumps({"format": FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()})
         target = _entry_path(key)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -10,17 +10,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib import resources
+from math import isfinite
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.visitors import Transformer_NonRecursive
 
 from . import ast as A
 from .diagnostics import CivError, Diagnostic, Span, error
-
-MAX_SOURCE_BYTES = 2_000_000
-MAX_NESTING = 200
-MAX_NUMBER_DIGITS = 30
+from .limits import MAX_EXPRESSION_DEPTH, MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SOURCE_BYTES
 
 
 def grammar_text() -> str:
@@ -57,7 +56,7 @@ _BINOPS = {"+", "-", "*", "/", "//", "%"}
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operators is a deep tree)
     """Builds AST nodes; every node gets the span of its Lark subtree."""
 
     def __init__(self, path: str):
@@ -442,7 +441,11 @@ class _ToAst(Transformer):
         return A.Literal(int(c[0]), self.s(meta))
 
     def dec_lit(self, meta, c):
-        return A.Literal(float(c[0]), self.s(meta))
+        value = float(c[0])
+        if len(c[0]) > MAX_NUMBER_DIGITS + 1 or not isfinite(value):
+            raise error("SYN011", f"number with {len(c[0]) - 1} digits is too long", self.s(meta),
+                        f"numbers in rule files have at most {MAX_NUMBER_DIGITS} digits")
+        return A.Literal(value, self.s(meta))
 
     def str_lit(self, meta, c):
         return A.Literal(_unquote(c[0]), self.s(meta))
@@ -503,19 +506,22 @@ def parse_expr(text: str, span: Span) -> A.Expr:
     except (UnexpectedInput, RecursionError) as exc:
         raise error("SYN007", f"bad expression `{{{text}}}` in text", span,
                     "only expressions may stand between braces in a log text") from exc
+    _check_depth([node], span.file)
     _respan(node, span)
     return node
 
 
 def _respan(node, span: Span) -> None:
     """Expressions parsed from a template get the template's position."""
-    if hasattr(node, "span"):
-        node.span = span
-    for name in getattr(node, "__slots__", ()):
-        value = getattr(node, name, None)
-        for child in value if isinstance(value, list) else [value]:
-            if isinstance(child, A.Expr):
-                _respan(child, span)
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if hasattr(node, "span"):
+            node.span = span
+        for name in getattr(node, "__slots__", ()):
+            value = getattr(node, name, None)
+            stack.extend(child for child in (value if isinstance(value, list) else [value])
+                         if isinstance(child, A.Expr))
 
 
 _EXPECT_NAMES = {
@@ -615,23 +621,38 @@ def parse_text(text: str, path: str) -> A.RuleFile:
     except UnexpectedInput as exc:
         raise CivError(_syntax_diagnostic(exc, text, path)) from None
     except RecursionError:
-        raise _too_deep(path) from None
+        raise _too_deep(Span(path, 1, 1)) from None
     try:
         items = _ToAst(path).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, CivError):
             raise exc.orig_exc from None
         if isinstance(exc.orig_exc, RecursionError):
-            raise _too_deep(path) from None
+            raise _too_deep(Span(path, 1, 1)) from None
         raise
     except RecursionError:
-        raise _too_deep(path) from None
+        raise _too_deep(Span(path, 1, 1)) from None
+    _check_depth(items, path)
     return A.RuleFile(path, items)
 
 
-def _too_deep(path: str) -> CivError:
-    return error("SYN009", "expressions nest too deeply (too many operators in a row)", Span(path, 1, 1),
-                 "split the expression with `let`")
+def _check_depth(items: list, path: str) -> None:
+    """Refuse a syntax tree deeper than MAX_EXPRESSION_DEPTH, so that every later stage can walk it."""
+    stack: list[tuple[object, int]] = [(items, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend((x, depth) for x in node)
+        elif isinstance(node, (A.Expr, A.Stmt, A.Decl, A.Field, A.TableRow, A.KindField, A.Block, A.Step,
+                               A.Order)):
+            if depth > MAX_EXPRESSION_DEPTH:
+                raise _too_deep(getattr(node, "span", None) or Span(path, 1, 1))
+            stack.extend((getattr(node, f), depth + 1) for f in node.__slots__ if f != "span")
+
+
+def _too_deep(span: Span) -> CivError:
+    return error("SYN009", f"an expression nests more than {MAX_EXPRESSION_DEPTH} deep (too many operators in a "
+                 "row, or brackets in brackets)", span, "split the expression with `let`")
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:

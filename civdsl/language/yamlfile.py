@@ -2,8 +2,9 @@
 
 Shared by game configs and scenario files: plain YAML only (`SafeLoader`), bounded size and alias
 expansion, and every JSON Schema finding turned into words (`agents[1]: expected one of ...`) with the
-position of the offending key. Diagnostic codes take the caller's prefix: PREFIX001 bad YAML,
-PREFIX002 schema violation, PREFIX003 unreadable file.
+position of the offending key. Diagnostic codes take the caller's prefix: PREFIX001 bad YAML (also a
+key given twice in one mapping: YAML would silently keep the last), PREFIX002 schema violation (also an
+integer of more than `MAX_INT_DIGITS` digits anywhere in the file), PREFIX003 unreadable file.
 """
 from __future__ import annotations
 
@@ -12,15 +13,22 @@ import re
 from typing import Any, Iterator
 
 import yaml
-from jsonschema import Draft7Validator
+from jsonschema import Draft7Validator, validators
 from jsonschema.exceptions import ValidationError
 
-from .diagnostics import Span, error
+from .diagnostics import CivError, Diagnostic, Span, error
 
 MAX_CONFIG_BYTES = 1 << 20
 """Input files are a screenful or a few; anything near this size is a mistake or an attack."""
 MAX_YAML_VALUES = 100_000
 """Bound on values after alias expansion, so `&a [*a, *a, ...]` chains cannot exhaust memory or time."""
+MAX_INT_DIGITS = 18
+"""Integers in input files (seeds, counts, values) are below 10**18: a longer number is a mistake or an
+attack (a 5,000-digit seed once ended in an internal error)."""
+INT_LIMIT = 10 ** MAX_INT_DIGITS
+_INT_TAG = "tag:yaml.org,2002:int"
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -54,6 +62,7 @@ def parse_yaml(text: str, path: str, prefix: str = "CFG") -> tuple[yaml.Node | N
         if root is None:
             return None, None
         _check_expansion(root, path, prefix)
+        _check_keys_and_numbers(root, path, prefix, loader)
         return root, loader.construct_document(root)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -107,6 +116,75 @@ def _check_expansion(root: yaml.Node, path: str, prefix: str) -> None:
     size(root)
 
 
+def _check_keys_and_numbers(root: yaml.Node, path: str, prefix: str, loader: yaml.SafeLoader) -> None:
+    """Refuse a key given twice in one mapping (both places named) and integers of 10**18 or more,
+    before anything is built from the nodes; every such problem in the file is reported."""
+    problems: list[Diagnostic] = []
+    seen: set[int] = set()
+
+    def walk(node: yaml.Node, where: list) -> None:
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _INT_TAG:
+                _check_int(node, path, prefix, where, loader, problems)
+            return
+        if isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                walk(item, where + [i])
+            return
+        if not isinstance(node, yaml.MappingNode):
+            return
+        first: dict[Any, yaml.Node] = {}
+        for key, value in node.value:
+            walk(key, where)
+            if isinstance(key, yaml.ScalarNode) and key.tag != _MERGE_TAG:
+                ident = _key_identity(key, loader)
+                if ident in first:
+                    problems.append(Diagnostic(
+                        f"{prefix}001", f"invalid YAML: the key `{fmt_path(where + [key.value], '')}` is given twice",
+                        node_span(path, key), "error", "keep one of them: YAML would silently use the last",
+                        [(node_span(path, first[ident]), "first given here")]))
+                else:
+                    first[ident] = key
+            walk(value, where + [key.value if isinstance(key, yaml.ScalarNode) else "?"])
+
+    walk(root, [])
+    if problems:
+        raise CivError(sorted(problems, key=Diagnostic.sort_key))
+
+
+def _key_identity(key: yaml.ScalarNode, loader: yaml.SafeLoader) -> Any:
+    """What a scalar key becomes in the mapping (`true` and `yes` are one key in YAML 1.1)."""
+    if key.tag == _STR_TAG:
+        return ("str", key.value)
+    if key.tag == _INT_TAG and len(key.value) > 2 * MAX_INT_DIGITS + 8:
+        return (key.tag, key.value)
+    try:
+        value = loader.construct_object(key)
+        hash(value)
+        return (type(value).__name__, value)
+    except (yaml.YAMLError, ValueError, TypeError):  # an odd key: the constructor says what is wrong with it
+        return (key.tag, key.value)
+
+
+def _check_int(node: yaml.ScalarNode, path: str, prefix: str, where: list, loader: yaml.SafeLoader,
+               problems: list[Diagnostic]) -> None:
+    text = node.value.replace("_", "")
+    too_big = len(text) > 2 * MAX_INT_DIGITS + 8  # never convert a huge literal (Python refuses > 4,300 digits)
+    if not too_big:
+        try:
+            too_big = abs(loader.construct_yaml_int(node)) >= INT_LIMIT
+        except ValueError:
+            too_big = True
+    if too_big:
+        digits = sum(c.isdigit() for c in text)
+        problems.append(Diagnostic(
+            f"{prefix}002", f"{fmt_path(where)}: expected an integer of at most {MAX_INT_DIGITS} digits, got "
+            f"{digits} digits", node_span(path, node), "error", "integers in civdsl files are below 10**18"))
+
+
 def _line_col(text: str, offset: int) -> tuple[int, int]:
     before = text[:offset]
     return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
@@ -115,6 +193,14 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 # --- schema findings -----------------------------------------------------------------------------
 
 Problem = tuple[list, str, "str | None"]  # (key path, what is wrong, hint)
+
+
+def strict_validator(schema: dict) -> Draft7Validator:
+    """A draft-07 validator for `schema` whose `integer` is a whole number as written: `3`, not `3.0`
+    (JSON Schema counts 3.0 as an integer, which the code after the schema does not)."""
+    checker = Draft7Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+    return validators.extend(Draft7Validator, type_checker=checker)(schema)
 
 
 def schema_problems(validator: Draft7Validator, data: Any) -> list[Problem]:

@@ -16,6 +16,7 @@ from ..language import ast as A
 from ..language.diagnostics import Span, display_path, error
 from ..language.editions import find_edition, list_variants
 from ..language.formatter import shape
+from ..language.limits import deep
 from ..language.loader import Ruleset, load_ruleset
 from ..language.names import suggest
 
@@ -78,6 +79,7 @@ def find_rules(rs: Ruleset, query: str) -> list[tuple[str, str]]:
     return keys
 
 
+@deep
 def explain(rs: Ruleset, query: str) -> str:
     keys = find_rules(rs, query)
     if not keys:
@@ -212,6 +214,7 @@ def _reason(rs: Ruleset, key: tuple[str, str]) -> tuple[str, str]:
     return doc_comment(span), f"{display_path(span.file)}:{span.line}"
 
 
+@deep
 def diff(a: Ruleset, b: Ruleset) -> list[Change]:
     """Rule-level differences from `a` to `b`, in `b`'s order, each with its heading and reason."""
     changes = []

@@ -16,20 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft7Validator
 
 from ..api import allowed_players, load_program
 from ..compiler.compiler import compile_expression
 from ..engine.agents import RandomAgent, ScriptedAgent
 from ..engine.builtins import fmt
 from ..engine.interpreter import Game
-from ..engine.runtime import EndOfGame, py_error
+from ..engine.runtime import PY_ERRORS, EndOfGame, rule_error
 from ..engine.state import NEUTRAL, NEUTRAL_NAME, Player, owner_name, to_jsonable
-from ..engine.values import RuleError
 from ..language.diagnostics import CivError, Diagnostic, Span, error
 from ..language.names import suggest
 from ..language.parser import parse_expr
-from ..language.yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems
+from ..language.paths import house_rule_file, scenario_home
+from ..language.yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems, strict_validator
 
 
 def scenario_schema() -> dict:
@@ -37,7 +36,7 @@ def scenario_schema() -> dict:
     return json.loads(text)
 
 
-_VALIDATOR = Draft7Validator(scenario_schema())
+_VALIDATOR = strict_validator(scenario_schema())
 
 
 @dataclass
@@ -106,10 +105,27 @@ def load_scenario(path: str) -> Scenario:
 def _edition_ref(sc: Scenario) -> str:
     """An edition name, or a path relative to the scenario file."""
     ref = sc.data["edition"]
+    if "\0" in ref:
+        raise error("SCN002", "edition: not a valid edition name or path", sc.span("edition"))
     rel = Path(sc.path).parent / ref
     if rel.exists():
         return str(rel)
     return ref
+
+
+def _house_rules(sc: Scenario) -> list[str]:
+    """The scenario's house rules as files, under the path policy (`language/paths.py`): shipped
+    variants by name, or `.civ` files inside the folder above the scenario's folder (SCN011)."""
+    base, home = Path(sc.path).absolute().parent, scenario_home(sc.path)
+    out = []
+    for i, raw in enumerate(sc.data.get("house_rules", [])):
+        hr = house_rule_file(raw, base, home)
+        if hr.path is None:
+            raise error("SCN011", f"house_rules[{i}]: {hr.problem}", sc.span("house_rules", i),
+                        "a scenario names a house rule by a shipped variant's name (`civdsl list`) or by a path "
+                        "to a `.civ` file inside the folder above its own (`../my-rule.civ` from `scenarios/`)")
+        out.append(hr.path)
+    return out
 
 
 def _owner(game: Game, sc: Scenario, key: str, *where) -> Player | None:
@@ -244,9 +260,8 @@ def build_game(sc: Scenario, edition: str | None = None) -> Game:
     `edition` plays the scenario under another edition than the one it names (`civdsl test --edition`):
     how an edition's worked examples come out under other rules."""
     d = sc.data
+    house = _house_rules(sc)
     try:
-        base = Path(sc.path).parent
-        house = [str((base / h).resolve()) for h in d.get("house_rules", [])]
         program = _program(edition or _edition_ref(sc), d.get("options", []), house)
     except CivError as exc:
         for diag in exc.diagnostics:
@@ -294,11 +309,11 @@ def _run(game: Game, sc: Scenario) -> Any:
         c = game.c
         c.locals = {n: p for n, p in zip(names, game.state.players)}
         c.span = sc.span("run", "call")
-        c.steps = 0
+        game.fresh_budget()
         try:
             return game.transaction(fn)
-        except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
-            raise RuleError("RUN001", py_error(exc), c.span) from None
+        except PY_ERRORS as exc:
+            raise rule_error(exc, c.span) from None
     if "rounds" in run:
         for _ in range(run["rounds"]):
             if game.play_round():
