@@ -15,7 +15,7 @@ from ..engine.program import CompiledPhase, Program
 from ..engine.values import Callable_, Die, EntityObj, LazyField, TableValue
 from ..language import ast as A
 from ..language.diagnostics import CivError, Diagnostic, Span
-from ..language.limits import room_to_recurse
+from ..language.limits import collector_paused, room_to_recurse
 from ..language.loader import Ruleset, resolve_inside
 from ..language.names import suggest
 from .emit import Emitter
@@ -107,6 +107,9 @@ class Compiler:
         for d in self.of(A.Var):
             entry = prog.vars[(d.scope, d.name)] = [None, d.span]
             self.slot(entry, 0, d.init, ["player"])
+        for d in self.of(A.Counter) + self.of(A.Var):
+            if d.visibility != "all":
+                prog.secrets[(d.scope, d.name)] = d.visibility
         for d in self.of(A.Zone):
             prog.zones[(d.scope, d.name)] = d.visibility
         for d in self.of(A.Track):
@@ -419,7 +422,7 @@ def compile_ruleset(rs: Ruleset) -> tuple[Program, list[Diagnostic]]:
     diagnostic found. A rule compiled before in this process, in the same surroundings, is not
     written again (see `emit.Unit`): an edition's options and house rules cost only what they change."""
     comp = Compiler(rs)
-    with room_to_recurse():  # (the emitter walks expressions recursively: see `language.limits`)
+    with room_to_recurse(), collector_paused():  # (the emitter walks expressions recursively)
         prog = comp.compile()
     return prog, sorted(comp.diags, key=Diagnostic.sort_key)
 

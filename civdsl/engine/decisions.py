@@ -95,9 +95,9 @@ class Deciding:
                 raise rule_error(exc, self._heuristic_span(tag) or saved[1]) from None
             message = py_error(exc)
             hint = None
-            if "none" in message and self._masks_something():
+            if "none" in message and self.sight.hides_anything:
                 hint = ("a heuristic sees only what its player sees: the items of other players' `owner` "
-                        "zones and of every `hidden` zone read as none")
+                        "zones and of every `hidden` zone read as none, as do their hidden variables")
             raise RuleError("RUN001", f"heuristic \"{tag}\" failed for option {fmt(option)}: {message}",
                             self._heuristic_span(tag) or saved[1], hint) from None
         finally:
@@ -118,11 +118,9 @@ class Deciding:
 
     @contextmanager
     def scoring_view(self, viewer: Player):
-        """While inside, the rules see the game as `viewer` does: the items of other players' `owner`
-        zones, of every player's `hidden` zones and of non-public global zones read as `none` (the
-        lists keep their length, as an observation shows sizes only). `viewer`'s own `owner` zones
-        are untouched. The zones' lists are blanked in place (so every view of a zone agrees) and
-        refilled on the way out, also when a rule fails; nothing is journaled or logged."""
+        """While inside, the rules see the game as `viewer` does (see `engine.visibility`): what
+        `viewer` may not see is blanked in place and put back on the way out, also when a rule fails;
+        nothing is journaled or logged."""
         saved = self._blank(viewer)
         try:
             yield
@@ -130,44 +128,12 @@ class Deciding:
             self._unblank(saved)
 
     def _blank(self, viewer: Player) -> list:
-        """Blank what `viewer` may not see (see `scoring_view`); what was there, for `_unblank`."""
-        st = self.state
-        mask_global, mask_own, mask_other = self._masks()
-        saved: list[tuple[list, list]] = []
         self._blanked += 1
-        for name in mask_global:
-            items = st.zones.get(name)
-            if items:
-                saved.append((items, items[:]))
-                items[:] = [None] * len(items)
-        for p in st.players:
-            for name in (mask_own if p is viewer else mask_other):
-                items = p.zones.get(name)
-                if items:
-                    saved.append((items, items[:]))
-                    items[:] = [None] * len(items)
-        return saved
+        return self.sight.blank(self.state, viewer)
 
     def _unblank(self, saved: list) -> None:
-        for items, original in reversed(saved):
-            items[:] = original
+        self.sight.restore(saved)
         self._blanked -= 1
-
-    def _masks(self) -> tuple[list, list, list]:
-        """What a player's heuristic may not read (zone names): global zones not visible to all, own
-        hidden zones, other players' hidden and owner-only zones. Fixed per program."""
-        masks = self.program.masks
-        if masks is None:
-            vis = self.program.zones.items()
-            masks = self.program.masks = (
-                [n for (scope, n), v in vis if scope == "global" and v != "all"],
-                [n for (scope, n), v in vis if scope == "player" and v == "hidden"],
-                [n for (scope, n), v in vis if scope == "player" and v in ("hidden", "owner")])
-        return masks
-
-    def _masks_something(self) -> bool:
-        mask_global, mask_own, mask_other = self._masks()
-        return bool(mask_global or mask_own or (mask_other and len(self.state.players) > 1))
 
     def _heuristic_span(self, tag: str) -> Span | None:
         spans = self.program.heuristic_spans
@@ -176,4 +142,4 @@ class Deciding:
         return spans.get(tag)
 
     def observation(self, p: Player) -> dict:
-        return self.state.observation(p, self.visibility)
+        return self.sight.observe(self.state, p)

@@ -26,6 +26,7 @@ from .runtime import EndOfGame
 from .setup import Initializing
 from .state import GameState, Player, to_jsonable
 from .values import RuleError
+from .visibility import visibility_of
 
 __all__ = ["Ctx", "Cursor", "Decision", "Game", "GameResult"]
 
@@ -114,7 +115,7 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         self._open: list[tuple[list, int]] = []  # open transactions: (journal, events before it)
         self._rng_saved = False
         self.no_random = ""  # while a heuristic or a summary is evaluated: what it is ("a heuristic")
-        self.visibility = program.zones
+        self.sight = visibility_of(program)  # what each seat may see
         self.on_round = on_round  # called with (round, rows) after each round's summary
         self.cursor = Cursor()
         self._in_round = False      # between `play_round`'s start and end

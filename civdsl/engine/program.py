@@ -36,7 +36,8 @@ class Program:
     params: list[list] = field(default_factory=list)  # [name, fn, span]
     counters: dict[tuple[str, str], list] = field(default_factory=dict)  # [lo fn, hi fn, init fn, span]
     vars: dict[tuple[str, str], list] = field(default_factory=dict)  # [init fn, span]
-    zones: dict[tuple[str, str], str] = field(default_factory=dict)
+    zones: dict[tuple[str, str], str] = field(default_factory=dict)  # (scope, name) -> visibility
+    secrets: dict[tuple[str, str], str] = field(default_factory=dict)  # counters and vars not visible to all
     dice: dict[str, Die] = field(default_factory=dict)
     tables: dict[str, TableValue] = field(default_factory=dict)
     maps: dict[str, Any] = field(default_factory=dict)
@@ -63,7 +64,7 @@ class Program:
     table_sources: dict[str, list] = field(default_factory=dict)
     lazy_fields: list = field(default_factory=list)
     param_values: dict[int, list] = field(default_factory=dict)  # number of players -> [(name, value)]
-    masks: tuple | None = None            # zones a heuristic may not read (see `Game._masks`)
+    sight: Any = None                     # engine.visibility.Visibility, made on first use
     heuristic_spans: dict | None = None   # heuristic tag -> its declaration's span
     module: Any = None  # compiler.module.ModuleBuilder: the generated code, until built
 

@@ -143,8 +143,10 @@ def iterable(v) -> list:
 
 
 def repeat_count(c, n) -> int:
-    if not isinstance(n, int) or n > MAX_LOOP:
-        raise ValueError(f"repeat count must be a whole number up to {MAX_LOOP}, got {fmt(n)}")
+    if not isinstance(n, int):
+        raise ValueError(f"repeat count must be a whole number, got {fmt(n)}")
+    if n > MAX_LOOP:
+        raise TooLarge(f"a repeat count of {n:,} (more than {MAX_LOOP:,})")
     if n >= ITEMS_PER_UNIT:
         charge(c, n // ITEMS_PER_UNIT)
     return n

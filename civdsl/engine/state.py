@@ -2,8 +2,8 @@
 
 Players with counters, variables and zones; global counters, variables and zones; a map graph with
 pieces on areas; one seeded random stream. Nothing here knows a game: a ruleset's declarations say
-which counters and zones exist. The whole state serializes to JSON, and `observation()` cuts out
-what one player may not see.
+which counters and zones exist. The whole state serializes to JSON (`engine/visibility.py` cuts out
+what one player may not see).
 """
 from __future__ import annotations
 
@@ -225,23 +225,6 @@ class GameState:
                 for p in self.players
             ],
         }
-
-    def observation(self, viewer: Player, visibility: dict[tuple[str, str], str]) -> dict:
-        """What `viewer` may see: hidden zones of others show only their size; no RNG state.
-
-        `visibility` maps (scope, zone name) to `all`, `owner` or `hidden`.
-        """
-        data = self.to_json()
-        for name in list(data["zones"]):
-            if visibility.get(("global", name), "all") != "all":
-                data["zones"][name] = {"hidden": True, "count": len(self.zones[name])}
-        for p, pdata in zip(self.players, data["players"]):
-            for name in list(pdata["zones"]):
-                vis = visibility.get(("player", name), "all")
-                if vis == "hidden" or (vis == "owner" and p is not viewer):
-                    pdata["zones"][name] = {"hidden": True, "count": len(p.zones[name])}
-        data["you"] = viewer.seat
-        return data
 
 
 def to_jsonable(value: Any) -> Any:

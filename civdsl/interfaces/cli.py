@@ -113,6 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "log with its recorded decisions and check that every line comes out the same.")
     r.add_argument("log", help="a log written by `civdsl play --log`")
     r.add_argument("--game-budget", type=_units, default=GAME_BUDGET, metavar="UNITS", help=GAME_BUDGET_HELP)
+    v = sub.add_parser("view", help="show the log one seat may read",
+                       description="Print a game log as one player may read it: the items of zones, and the "
+                       "values of counters and variables, that the player may not see are blanked, as are "
+                       "the other players' answers.")
+    v.add_argument("log", help="a log written by `civdsl play --log`")
+    v.add_argument("--seat", required=True, metavar="P1", help="the player whose view to show")
 
     sub.add_parser("schema", help="print the JSON Schema of game configs",
                    description="Print the config JSON Schema (draft-07).")
@@ -382,6 +388,13 @@ def cmd_diff(args) -> int:
     return EXIT_OK
 
 
+def cmd_view(args) -> int:
+    from ..tools.gamelog import seat_log
+    for line in seat_log(args.log, args.seat):
+        print(line)
+    return EXIT_OK
+
+
 def cmd_replay(args) -> int:
     from ..tools.gamelog import replay
     ok, message = replay(args.log, args.game_budget)
@@ -421,7 +434,7 @@ def cmd_list(args) -> int:
 
 
 COMMANDS = {"check": cmd_check, "play": cmd_play, "test": cmd_test, "fmt": cmd_fmt, "explain": cmd_explain,
-            "diff": cmd_diff, "replay": cmd_replay, "schema": cmd_schema, "list": cmd_list}
+            "diff": cmd_diff, "replay": cmd_replay, "view": cmd_view, "schema": cmd_schema, "list": cmd_list}
 
 
 if __name__ == "__main__":  # pragma: no cover

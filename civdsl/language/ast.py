@@ -325,22 +325,26 @@ class Param(Decl):
 
 @dataclass(slots=True)
 class Counter(Decl):
-    """`player counter food in 0..15 = 3`: an integer with bounds, per player or global."""
+    """`player counter food in 0..15 = 3`: an integer with bounds, per player or global; like a zone,
+    `visible to owner` or `hidden` keeps it from other players' eyes (see `engine/visibility.py`)."""
     scope: str
     name: str
     lo: Expr | None
     hi: Expr | None
     init: Expr
     span: Span
+    visibility: str = "all"
 
 
 @dataclass(slots=True)
 class Var(Decl):
-    """`player var culture = none`: a value of any type, per player or global."""
+    """`player var culture = none`: a value of any type, per player or global (visibility as for a
+    counter)."""
     scope: str
     name: str
     init: Expr
     span: Span
+    visibility: str = "all"
 
 
 @dataclass(slots=True)

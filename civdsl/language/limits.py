@@ -51,3 +51,28 @@ def room_to_recurse():
             _users -= 1
             if _users == 0 and sys.getrecursionlimit() == _ROOM and _saved_limit < _ROOM:
                 sys.setrecursionlimit(_saved_limit)
+
+
+_collector_users = 0
+_collector_was_on = True
+
+
+@contextmanager
+def collector_paused():
+    """Put off Python's cyclic garbage collector while rule files are parsed and compiled: they make
+    many objects and free few, and its passes over them made a large (legal) rule file take minutes.
+    Memory stays bounded by the size of the rule files; the collector runs again afterwards."""
+    import gc
+    global _collector_users, _collector_was_on
+    with _lock:
+        if _collector_users == 0:
+            _collector_was_on = gc.isenabled()
+            gc.disable()
+        _collector_users += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _collector_users -= 1
+            if _collector_users == 0 and _collector_was_on:
+                gc.enable()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import ast as A
 from .diagnostics import CivError, Diagnostic, Span, error
+from .limits import collector_paused
 from .parse_cache import parse_file
 from .paths import RULE_SUFFIX, extends_target, resolve_rule_path, rules_root
 
@@ -322,7 +323,8 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
     root = rules_root(entry, root)
     rs = Ruleset(str(entry), root)
     loader = Loader(root)
-    loader.load_into(rs, entry, None, False)
+    with collector_paused():  # (parsing makes many objects and frees few: see `limits`)
+        loader.load_into(rs, entry, None, False)
     owners: dict[tuple[str, str], tuple[str, Span]] = {}
     rs.selected = list(options or [])
     for name in options or []:

@@ -30,7 +30,7 @@ from .diagnostics import Span, error
 from .limits import room_to_recurse
 from .parser import grammar_text, parse_text
 
-FORMAT = "civdsl-parse-cache/1"
+FORMAT = "civdsl-parse-cache/2"
 MAX_CACHE_BYTES = 20_000_000
 _enabled = os.environ.get("CIVDSL_NO_CACHE", "") in ("", "0")
 _memory: dict[str, tuple[str, A.RuleFile]] = {}  # path -> (content hash, tree)

@@ -101,10 +101,10 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
     def counter_decl(self, meta, c):
         scope = self._scope(c[0])
         lo, hi = c[2] if c[2] is not None else (None, None)
-        return A.Counter(scope, str(c[1]), lo, hi, c[3], self.s(meta))
+        return A.Counter(scope, str(c[1]), lo, hi, c[4], self.s(meta), c[3] or "all")
 
     def var_decl(self, meta, c):
-        return A.Var(self._scope(c[0]), str(c[1]), c[2], self.s(meta))
+        return A.Var(self._scope(c[0]), str(c[1]), c[3], self.s(meta), c[2] or "all")
 
     def visibility(self, meta, c):
         v = str(c[0])

@@ -21,6 +21,8 @@ from ..api import load_program, new_game
 from ..engine.agents import ScriptedAgent
 from ..engine.budget import GAME_BUDGET
 from ..engine.interpreter import Game
+from ..engine.program import Program
+from ..engine.visibility import visibility_of
 from ..language.config import CONFIG_SCHEMA, GameConfig
 from ..language.diagnostics import CivError, Span, error
 from ..language.paths import LOG_FORMAT, config_home, house_rule_file, house_rule_name, open_log
@@ -169,9 +171,8 @@ def _house_rules(raw: list[str], path: str) -> list[str]:
     return out
 
 
-def replay(path: str, game_budget: int = GAME_BUDGET) -> tuple[bool, str]:
-    """Re-run a logged game; (True, summary) when every line matches, else (False, first difference).
-    The work budget is the replayer's choice, not the log's: a log may come from a stranger."""
+def _logged_game(path: str) -> tuple[list[dict], GameConfig, Program]:
+    """A log's events, the config its header gives and the program it was played with (checked)."""
     events = read_log(path)
     head = _checked_header(events[0], path)
     cfg = GameConfig(edition=head["edition"], players=head["players"], seed=head["seed"],
@@ -190,6 +191,25 @@ def replay(path: str, game_budget: int = GAME_BUDGET) -> tuple[bool, str]:
         raise error("LOG002", f"the rules of `{cfg.edition}` changed since this log was written "
                     f"(hash {head.get('ruleset_hash')} vs {program.ruleset.digest()})", Span(str(path), 1, 1),
                     "replay with the rule files the game was played with")
+    return events, cfg, program
+
+
+def seat_log(path: str, seat: str) -> list[str]:
+    """The log as the player `seat` (`P2`) may read it: the lines of `civdsl view` (see
+    `engine.visibility`). The header says whose view it is."""
+    events, cfg, program = _logged_game(path)
+    names = [f"P{i + 1}" for i in range(cfg.players)]
+    if seat not in names:
+        raise error("LOG009", f"the game has no seat `{seat}`", Span(str(path), 1, 1),
+                    f"the seats are {', '.join(names)}")
+    sight = visibility_of(program)
+    return [dumps(events[0] | {"seat": seat})] + [dumps(e) for e in sight.seat_events(events[1:], seat, names)]
+
+
+def replay(path: str, game_budget: int = GAME_BUDGET) -> tuple[bool, str]:
+    """Re-run a logged game; (True, summary) when every line matches, else (False, first difference).
+    The work budget is the replayer's choice, not the log's: a log may come from a stranger."""
+    events, cfg, program = _logged_game(path)
     answers = _decisions(events, path)
     agents = [ScriptedAgent(answers.get(f"P{i + 1}", [])) for i in range(cfg.players)]
     for a, name in zip(agents, cfg.agents):
