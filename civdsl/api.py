@@ -17,6 +17,7 @@ from .language.diagnostics import CivError, Diagnostic, error
 from .language.editions import find_edition
 from .language.loader import Ruleset, load_ruleset
 from .language.names import suggest
+from .language.paths import writable_log
 
 
 def load_program(edition: str, options: list[str] | None = None, house_rules: list[str] | None = None) -> Program:
@@ -78,7 +79,7 @@ def new_game(cfg: GameConfig, program: Program | None = None, *, agents=None, lo
 def check_config(cfg: GameConfig) -> list[Diagnostic]:
     """Everything wrong with a config, each at its place in the file: the edition exists, its options
     exist, the house rules load and check, the player count is allowed, the agents and the fixed
-    `choices` fit (the set-up is played to try them)."""
+    `choices` fit (the set-up is played to try them), and `log:` may be written (without `--force`)."""
     try:
         if not cfg.edition:
             raise error("CFG014", "no edition given", cfg.span(), "set `edition:` in the config")
@@ -103,6 +104,11 @@ def check_config(cfg: GameConfig) -> list[Diagnostic]:
         game.start()
     except CivError as exc:
         diags.extend(exc.diagnostics)
+    if cfg.log:
+        try:
+            writable_log(cfg.log, False, cfg.span("log"))
+        except CivError as exc:
+            diags.extend(exc.diagnostics)
     return diags
 
 

@@ -84,6 +84,13 @@ def test_a_huge_seed_is_a_config_error(tmp_path, capsys, seed):
     assert "internal error" not in out and "Game over" not in out
 
 
+def test_a_huge_value_is_not_echoed_in_full(tmp_path, capsys):
+    cfg = write(tmp_path / "game.yaml", f"edition: {TINY}\nplayers: 2\nseed: {'9' * 5000}\n")
+    code, out = run(capsys, "play", cfg)
+    assert code == 2 and "9" * 150 in out and "9" * 400 not in out  # the line is cut around the column
+    assert max(len(line) for line in out.splitlines()) < 600
+
+
 def test_a_huge_seed_on_the_command_line_is_a_config_error(capsys):
     code, out = run(capsys, "play", "--edition", TINY, "--players", "2", "--seed", "1" + "0" * 25)
     assert code == 2 and "--seed: expected an integer from 0 to 999999999999999999" in out

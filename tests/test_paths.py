@@ -292,6 +292,24 @@ def test_fmt_does_not_rewrite_files_outside_its_folder(tmp_path, capsys):
     assert (tmp_path / "proj" / "mine.civ").read_text(encoding="utf-8") != ugly
 
 
+@needs_symlinks
+def test_test_does_not_follow_symbolic_links_out_of_its_folder(tmp_path, capsys):
+    outside = write(tmp_path / "outside" / "evil.yaml", "edition: /nowhere\nrun: {rounds: 1}\nexpect: {}\n")
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "evil.yaml").symlink_to(outside)
+    (tmp_path / "proj" / "more").symlink_to(tmp_path / "outside")
+    code, out = run(capsys, "test", tmp_path / "proj")
+    assert code == 0 and out.count("warning[LOAD007]") == 2 and "0 passed, 0 failed" in out, out
+
+
+def test_check_of_a_config_checks_its_log_target(tmp_path, capsys):
+    target = secret(tmp_path / "notes.txt")
+    cfg = write(tmp_path / "game.yaml", f"edition: warp-spawn-solitaire\nlog: {target}\n")
+    code, out = run(capsys, "check", cfg)
+    assert code == 1 and "error[LOG006]" in out and SECRET not in out, out
+    assert target.read_text(encoding="utf-8") == f"password = {SECRET}\n"
+
+
 def test_every_shipped_config_and_variant_passes_the_policy():
     from civdsl.language.config import load_config
     for cfg in sorted((ROOT / "examples").glob("*.yaml")):

@@ -15,7 +15,7 @@ from ..language import ast as A
 from ..language.diagnostics import Span
 from .expressions import Expressions
 from .module import FunctionCode, ModuleBuilder
-from .naming import flag, hexed, local, procedure_function
+from .naming import flag, hexed, is_int, local, procedure_function
 from .scope import PLAYER, RECORD, Scope, function_scope
 from .units import Unit, UnitWriting
 
@@ -183,7 +183,7 @@ class Emitter(UnitWriting, Expressions):
             if n in scope.names:
                 scope.read.add(n)
                 value = self.expr(s.value, scope)
-                self.line(depth, f"{local(n)} = {self._combine(op, local(n), value)}", s.span)
+                self.line(depth, f"{local(n)} = {self._combine(op, local(n), value, s.value)}", s.span)
                 return
             kind = self.lookup("global", n)
             comp.used.add(n)
@@ -231,8 +231,12 @@ class Emitter(UnitWriting, Expressions):
         self.line(depth, f"if {test}: c.game.set_player({target}, {name!r}, {op!r}, {value})", s.span)
         self.line(depth, f"else: _set_field(c, {target}, {name!r}, {op!r}, {value})", s.span)
 
-    def _combine(self, op: str, old: str, value: str) -> str:
-        return value if op == "=" else self._arithmetic(op[0], old, value)
+    def _combine(self, op: str, old: str, value: str, e: A.Expr) -> str:
+        if op == "=":
+            return value
+        if op == "+=" and isinstance(e, A.ListLit):  # `acc += [x]`
+            return self.joined(old, value, len(e.items), literal_first=False)
+        return self._arithmetic(op[0], old, value, b_small=is_int(e))
 
     def s_If(self, s: A.If, scope: Scope, depth: int):
         for i, (cond, body) in enumerate(s.branches):

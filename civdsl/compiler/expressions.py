@@ -7,6 +7,7 @@ to right, `and`/`or` short-circuit, each operand evaluated once.
 """
 from __future__ import annotations
 
+from ..engine.budget import ITEMS_PER_UNIT
 from ..engine.builtins import REGISTRY
 from ..engine.runtime import LOCAL_PREFIX
 from ..language import ast as A
@@ -209,14 +210,28 @@ class Expressions:
         if e.op == "..":
             return f"_range(c, {a}, {b})"
         if e.op in _ARITHMETIC:
-            if e.op == "+" and isinstance(e.left, A.ListLit):  # `[..] + x`: lists joined (and paid for)
-                return f"_add(c, {a}, {b})"
+            if e.op == "+" and isinstance(e.left, A.ListLit):
+                return self.joined(a, b, len(e.left.items), literal_first=True)
+            if e.op == "+" and isinstance(e.right, A.ListLit):
+                return self.joined(a, b, len(e.right.items), literal_first=False)
             return self._arithmetic(e.op, a, b, is_int(e.left), is_int(e.right))
         if e.op == "/":
             return f"_div({a}, {b})"
         if e.op not in ("//", "%"):
             raise AssertionError(e.op)
         return f"({a} {e.op} {b})"
+
+    def joined(self, a: str, b: str, items: int, literal_first: bool) -> str:
+        """`[..] + x` or `x + [..]` (a list literal of `items` items): joined inline while the result is
+        short enough to cost no work (see `engine.budget`), else by the runtime, which pays for it."""
+        room = ITEMS_PER_UNIT - items
+        if room <= 0:
+            return f"_add(c, {a}, {b})"
+        if literal_first:
+            t = self.temp()
+            return f"({a} + {t} if type({t} := {b}) is list and len({t}) < {room} else _add(c, {a}, {t}))"
+        t = self.temp()
+        return f"({t} + {b} if type({t} := {a}) is list and len({t}) < {room} else _add(c, {t}, {b}))"
 
     def _arithmetic(self, op: str, a: str, b: str, a_small: bool = False, b_small: bool = False) -> str:
         """`a + b`, `a - b`, `a * b`: whole numbers made inline while the result stays below `_BIG`,

@@ -272,7 +272,7 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         self.work += c.steps
         c.steps = 0
         left = self.game_budget - self.work
-        c.budget = min(self.step_budget, left)
+        c.budget = self.step_budget if left > self.step_budget else left
         if left <= 0:
             raise over_budget(c, c.span)
 

@@ -11,7 +11,17 @@ from __future__ import annotations
 import re
 
 from ..language.diagnostics import Span
-from .budget import ITEMS_PER_UNIT, MAX_INT_BITS, OutOfWork, TooLarge, charge, check_int, check_size, out_of_work
+from .budget import (
+    ITEMS_PER_UNIT,
+    MAX_INT_BITS,
+    MAX_SIZE,
+    OutOfWork,
+    TooLarge,
+    charge,
+    check_int,
+    check_size,
+    out_of_work,
+)
 from .builtins import fmt, type_name
 from .state import Player, ZoneRef
 from .values import Builtin, Callable_, Die, EntityObj, RuleError, TableValue, field_value
@@ -153,19 +163,25 @@ def repeat_count(c, n) -> int:
 
 
 def add(c, a, b):
-    """`+`: numbers, texts, lists and zones; a text and another value join as texts. (Whole numbers
-    small enough are added inline by the generated code; this is everything else.)"""
+    """`+`: numbers, texts, lists and zones (read as lists); a text and another value join as texts.
+    (Whole numbers small enough are added inline by the generated code; this is everything else.)"""
     ta, tb = type(a), type(b)
+    if ta is ZoneRef:
+        a, ta = a.items, list  # (read, not changed: `+` makes a new list)
+    if tb is ZoneRef:
+        b, tb = b.items, list
     if ta is int and tb is int:
         return check_int(a + b)
-    if isinstance(a, ZoneRef):
-        a = list(a.items)
-    if isinstance(b, ZoneRef):
-        b = list(b.items)
-    if isinstance(a, str) != isinstance(b, str):
-        a, b = fmt(a), fmt(b)
-    if isinstance(a, (str, list)) and isinstance(b, (str, list)):
-        _built(c, len(a) + len(b))
+    if (ta is str) != (tb is str):
+        a, b, ta, tb = fmt(a), fmt(b), str, str
+    if ta is tb and (ta is list or ta is str):  # paid for inline (this is `_built`)
+        n = len(a) + len(b)
+        if n >= ITEMS_PER_UNIT:
+            if n > MAX_SIZE:
+                check_size(n)
+            c.steps += n // ITEMS_PER_UNIT
+            if c.steps > c.budget:
+                raise out_of_work(c)
     return a + b
 
 
@@ -211,10 +227,15 @@ def combine(c, op: str, old, new):
 
 def in_(c, a, b) -> bool:
     """`a in b`: an item of a list or zone, a key of a record, a part of a text (paid for by length)."""
-    if isinstance(b, str) and not isinstance(a, str):
-        return False
-    if isinstance(b, (list, str, ZoneRef)) and len(b) >= ITEMS_PER_UNIT:
-        charge(c, len(b) // ITEMS_PER_UNIT)
+    tb = type(b)
+    if tb is list or tb is ZoneRef or tb is str:
+        if tb is str and type(a) is not str:
+            return False
+        n = len(b)
+        if n >= ITEMS_PER_UNIT:  # (`charge`, inline: membership is tested often)
+            c.steps += n // ITEMS_PER_UNIT
+            if c.steps > c.budget:
+                raise out_of_work(c)
     return a in b
 
 

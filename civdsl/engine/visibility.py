@@ -74,19 +74,25 @@ class Visibility:
     # -- the heuristic's view ---------------------------------------------------------------------------------
     def blank(self, state: GameState, viewer: Player) -> list:
         """Blank in place what `viewer` may not see; what was there, for `restore`. Zones keep their
-        list (every view of a zone agrees) with its items as `none`."""
+        list (every view of a zone agrees) with its items as `none`. (Run for every decision a
+        heuristic scores: kept tight.)"""
         saved: list = []
-        for owner, zones, counters, values in _holders(state):
-            for name in self.hidden_zones(owner, viewer):
+        players = state.players
+        for zones, names in [(state.zones, self.global_zones)] + [
+                (p.zones, self.own_zones if p is viewer else self.other_zones) for p in players]:
+            for name in names:
                 items = zones.get(name)
                 if items:
                     saved.append((items, None, items[:]))
                     items[:] = [None] * len(items)
-            for name in self.hidden_values(owner, viewer):
-                for store in (counters, values):
-                    if name in store:
-                        saved.append((store, name, store[name]))
-                        store[name] = _unknown(store[name], store is counters)
+        if self.global_values or self.other_values:
+            for owner, counters, values in [(None, state.counters, state.vars)] + [
+                    (p, p.counters, p.vars) for p in players]:
+                for name in self.hidden_values(owner, viewer):
+                    for store in (counters, values):
+                        if name in store:
+                            saved.append((store, name, store[name]))
+                            store[name] = _unknown(store[name], store is counters)
         return saved
 
     @staticmethod
@@ -138,13 +144,6 @@ def visibility_of(program) -> Visibility:
     if sight is None:
         sight = program.sight = Visibility(dict(program.zones), dict(program.secrets))
     return sight
-
-
-def _holders(state: GameState):
-    """(owner, zones, counters, variables) of the game (owner None) and of each player."""
-    yield None, state.zones, state.counters, state.vars
-    for p in state.players:
-        yield p, p.zones, p.counters, p.vars
 
 
 def _mask(data: dict, owner: Player | None, sight: Visibility, viewer: Player, zones: dict) -> None:

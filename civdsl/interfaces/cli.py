@@ -307,11 +307,12 @@ def cmd_test(args) -> int:
     from ..tools.scenario import run_paths
     outcomes, diags = run_paths(args.paths, args.edition)
     failed = [o for o in outcomes if not o.passed]
+    errors = [d for d in diags if d.severity == "error"]  # (a symbolic link not followed is a warning)
     if args.format in ("github", "sarif"):
         print(render(diags + [_failure_diagnostic(o) for o in failed], args.format))
     elif args.format == "json":
         print(json.dumps({
-            "passed": len(outcomes) - len(failed), "failed": len(failed), "errors": len(diags),
+            "passed": len(outcomes) - len(failed), "failed": len(failed), "errors": len(errors),
             "scenarios": [{"file": o.scenario.path, "scenario": o.scenario.title, "passed": o.passed,
                            "problems": o.problems, "rules": o.rules} for o in outcomes],
             "diagnostics": [d.to_json() for d in diags]}, indent=2))
@@ -329,8 +330,8 @@ def cmd_test(args) -> int:
         if diags:
             print(render_text(diags))
         summary = f"{len(outcomes) - len(failed)} passed, {len(failed)} failed"
-        print(summary + (f", {len(diags)} error(s)" if diags else ""))
-    return EXIT_FINDINGS if failed or diags else EXIT_OK
+        print(summary + (f", {len(errors)} error(s)" if errors else ""))
+    return EXIT_FINDINGS if failed or errors else EXIT_OK
 
 
 def _failure_diagnostic(outcome) -> Diagnostic:

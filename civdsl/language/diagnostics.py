@@ -101,10 +101,32 @@ def _source_line(path: str, line: int, cache: dict[str, list[str]]) -> str | Non
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
+MAX_SHOWN = 500   # characters of a message, note or hint shown (a value quoted from a file may be huge)
+SOURCE_WINDOW = 160  # characters of a long source line shown around the column
+
+
 def _safe(text: str) -> str:
-    """Show control characters from files as escapes, never raw on the user's terminal."""
+    """Show control characters from files as escapes, never raw on the user's terminal (and a huge
+    message clipped)."""
+    if len(text) > MAX_SHOWN:
+        text = text[:MAX_SHOWN - 1] + "…"
     return "".join(ch if ch.isprintable() or ch == " " else ("\\x%02x" % ord(ch) if ord(ch) < 256 else "?")
                    for ch in text)
+
+
+def _window(text: str, col: int) -> tuple[str, int]:
+    """A long source line cut to `SOURCE_WINDOW` characters around `col` (1-based), and the column in
+    the cut line."""
+    if len(text) <= SOURCE_WINDOW:
+        return text, col
+    start = max(0, min(col - 1 - SOURCE_WINDOW // 2, len(text) - SOURCE_WINDOW))
+    cut = text[start:start + SOURCE_WINDOW]
+    col -= start
+    if start > 0:
+        cut, col = "…" + cut, col + 1
+    if start + SOURCE_WINDOW < len(text):
+        cut += "…"
+    return cut, col
 
 
 def render_text(diagnostics: list[Diagnostic], sources: dict[str, list[str]] | None = None) -> str:
@@ -117,13 +139,14 @@ def render_text(diagnostics: list[Diagnostic], sources: dict[str, list[str]] | N
             text = _source_line(d.span.file, d.span.line, cache)
             if text is not None:
                 gutter = f"{d.span.line:>4} | "
+                text, col = _window(text, d.span.col)
                 # one printable character per column, so the caret lines up (tabs count as one column)
                 out.append(gutter + "".join(" " if ch == "\t" else (ch if ch.isprintable() else "?")
                                             for ch in text))
                 width = 1
                 if d.span.end_line == d.span.line and d.span.end_col > d.span.col:
                     width = d.span.end_col - d.span.col
-                out.append(" " * (len(gutter) + d.span.col - 1) + "^" * max(1, min(width, 60)))
+                out.append(" " * (len(gutter) + col - 1) + "^" * max(1, min(width, 60, len(text) - col + 1)))
         for span, note in d.related:
             out.append(_safe(f"  note: {span}: {note}"))
         if d.hint:

@@ -130,8 +130,9 @@ def extends_target(text: str, span: Span | None) -> None:
 
 # --- folders given to check and fmt --------------------------------------------------------------
 
-def rule_files_under(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
-    """Every `*.civ` file under `folder`, sorted, without leaving it: a symbolic link whose target is
+def files_under(folder: Path, suffixes: tuple[str, ...] = (RULE_SUFFIX,)) -> tuple[list[Path], list[Diagnostic]]:
+    """Every file under `folder` whose name ends with one of `suffixes` (rule files by default), sorted,
+    without leaving the folder: a symbolic link whose target is
     outside the folder is skipped with a warning (LOAD007); a link whose target is inside adds nothing
     the search does not find anyway (a linked file is listed once, under its real name when the
     search meets it too)."""
@@ -147,7 +148,7 @@ def rule_files_under(folder: Path) -> tuple[list[Path], list[Diagnostic]]:
             if p.is_symlink() and not inside(p, top):
                 notes.append(_outward_link(p, folder))
         for name in names:
-            if not name.endswith(RULE_SUFFIX):
+            if not name.endswith(suffixes):
                 continue
             p = Path(here) / name
             target = real(p)

@@ -19,20 +19,20 @@ from ..language import ast as A
 from ..language.diagnostics import CivError, Diagnostic
 from ..language.loader import load_ruleset
 from ..language.parse_cache import parse_file
-from ..language.paths import rule_files_under
+from ..language.paths import files_under
 
 MAX_FILES = 2_000
 
 
 def civ_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
     """The `.civ` files to check or format: the files named, and those under the folders named — found
-    without following a symbolic link out of the folder (LOAD007, a warning: `paths.rule_files_under`)."""
+    without following a symbolic link out of the folder (LOAD007, a warning: `paths.files_under`)."""
     files: list[Path] = []
     diags: list[Diagnostic] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            found, notes = rule_files_under(p)
+            found, notes = files_under(p)
             files.extend(found)
             diags.extend(notes)
         elif p.is_file():

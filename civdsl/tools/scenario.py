@@ -27,7 +27,7 @@ from ..engine.state import NEUTRAL, NEUTRAL_NAME, Player, owner_name, to_jsonabl
 from ..language.diagnostics import CivError, Diagnostic, Span, error
 from ..language.names import suggest
 from ..language.parser import parse_expr
-from ..language.paths import house_rule_file, scenario_home
+from ..language.paths import files_under, house_rule_file, scenario_home
 from ..language.yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems, strict_validator
 
 
@@ -77,12 +77,17 @@ def is_scenario_file(path: Path) -> bool:
     return any(line.startswith("scenario:") for line in head.splitlines())
 
 
-def find_scenarios(paths: list[str]) -> list[Path]:
+def find_scenarios(paths: list[str], notes: list[Diagnostic] | None = None) -> list[Path]:
+    """The scenario files named, and those under the folders named (not following a symbolic link out
+    of a folder: LOAD007, added to `notes`)."""
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            out.extend(f for f in sorted(p.rglob("*.y*ml")) if is_scenario_file(f))
+            found, skipped = files_under(p, (".yaml", ".yml"))
+            out.extend(f for f in found if is_scenario_file(f))
+            if notes is not None:
+                notes.extend(skipped)
         elif p.is_file():
             out.append(p)
         else:
@@ -467,7 +472,7 @@ def run_paths(paths: list[str], edition: str | None = None) -> tuple[list[Outcom
     """Run every scenario under the paths; broken scenario files are diagnostics."""
     outcomes: list[Outcome] = []
     diags: list[Diagnostic] = []
-    for f in find_scenarios(paths):
+    for f in find_scenarios(paths, diags):
         try:
             outcomes.append(run_scenario(load_scenario(str(f)), edition))
         except CivError as exc:
