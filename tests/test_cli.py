@@ -227,7 +227,7 @@ def test_play_prints_one_summary_line_per_round(capsys, tmp_path):
     # each summary closes its round: the next event opens the next round (or ends the game)
     after = [events[events.index(e) + 1]["type"] for e in summaries]
     assert after == ["round", "round", "end"]
-    code, out, err = run(capsys, "replay", str(log))
+    code, out, err = run(capsys, "replay", str(log), "--edition", SUMMARY)  # (the log is not beside it)
     assert code == 0 and out.startswith("OK"), out + err
 
 

@@ -43,7 +43,7 @@ log: game.jsonl
     assert config == GameConfig(
         edition="some-edition", players=3, seed=7, agents=["random", "greedy", "human"],
         options=["short-game"], house_rules=[str(tmp_path / "house" / "short.civ")], max_rounds=40,
-        log="game.jsonl", source=path,
+        log=str(tmp_path / "game.jsonl"), source=path,
     )
     assert os.path.isabs(config.house_rules[0])
 

@@ -6,26 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_run import run, write
+from one_file import tiny_in
 
-from civdsl.interfaces.cli import main
 from civdsl.language.config import load_config
 from civdsl.language.diagnostics import CivError
 from civdsl.language.yamlfile import parse_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "data" / "rulesets" / "tiny"
-
-
-def run(capsys, *argv) -> tuple[int, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out + err
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def config_errors(tmp_path: Path, text: str) -> list:
@@ -51,7 +40,7 @@ def test_every_duplicate_is_reported_also_nested_ones(tmp_path):
 
 
 def test_check_reports_the_duplicate_instead_of_playing_the_second(tmp_path, capsys):
-    cfg = write(tmp_path / "game.yaml", f"edition: {TINY}\nplayers: 2\nedition: warp-spawn-solitaire\n")
+    cfg = write(tmp_path / "game.yaml", f"edition: {tiny_in(tmp_path)}\nplayers: 2\nedition: warp-spawn-solitaire\n")
     code, out = run(capsys, "play", cfg)
     assert code == 2 and "error[CFG001]" in out and "note: " in out and "Game over" not in out
 
@@ -78,14 +67,14 @@ def test_a_scenario_key_given_twice_is_scn001(tmp_path, capsys):
 
 @pytest.mark.parametrize("seed", ["9" * 5000, "0x" + "f" * 5000, "1" + "0" * 18, "-" + "9" * 30])
 def test_a_huge_seed_is_a_config_error(tmp_path, capsys, seed):
-    cfg = write(tmp_path / "game.yaml", f"edition: {TINY}\nplayers: 2\nseed: {seed}\n")
+    cfg = write(tmp_path / "game.yaml", f"edition: {tiny_in(tmp_path)}\nplayers: 2\nseed: {seed}\n")
     code, out = run(capsys, "play", cfg)
     assert code == 2 and "game.yaml:3:7: error[CFG002]: seed: expected an integer of at most 18 digits" in out
     assert "internal error" not in out and "Game over" not in out
 
 
 def test_a_huge_value_is_not_echoed_in_full(tmp_path, capsys):
-    cfg = write(tmp_path / "game.yaml", f"edition: {TINY}\nplayers: 2\nseed: {'9' * 5000}\n")
+    cfg = write(tmp_path / "game.yaml", f"edition: {tiny_in(tmp_path)}\nplayers: 2\nseed: {'9' * 5000}\n")
     code, out = run(capsys, "play", cfg)
     assert code == 2 and "9" * 150 in out and "9" * 400 not in out  # the line is cut around the column
     assert max(len(line) for line in out.splitlines()) < 600
@@ -122,7 +111,7 @@ def test_scenario_numbers_are_bounded(tmp_path, capsys, body, message):
 # --- the log path ------------------------------------------------------------------------------------
 
 def test_a_log_name_with_a_nul_character_is_refused_before_the_game(tmp_path, capsys):
-    cfg = write(tmp_path / "game.yaml", f'edition: {TINY}\nplayers: 2\nlog: "a\\0b"\n')
+    cfg = write(tmp_path / "game.yaml", f'edition: {tiny_in(tmp_path)}\nplayers: 2\nlog: "a\\0b"\n')
     code, out = run(capsys, "play", cfg)
     assert code == 2 and "game.yaml:3:1: error[LOG006]" in out
     assert "Game over" not in out and "internal error" not in out
@@ -132,8 +121,9 @@ def test_a_log_name_with_a_nul_character_is_refused_before_the_game(tmp_path, ca
 
 @pytest.fixture
 def log(tmp_path, capsys) -> Path:
-    path = tmp_path / "g.jsonl"
-    code, out = run(capsys, "play", "--edition", TINY, "--players", "2", "--seed", "3", "--log", path)
+    path = tmp_path / "g.jsonl"  # (beside its edition, so that a replay finds it)
+    code, out = run(capsys, "play", "--edition", tmp_path / tiny_in(tmp_path), "--players", "2", "--seed", "3",
+                    "--log", path)
     assert code == 0, out
     return path
 
@@ -180,3 +170,13 @@ def test_a_game_played_with_fixed_choices_replays(tmp_path, capsys):
     assert run(capsys, "play", cfg, "-q", "--log", tmp_path / "g.jsonl")[0] == 0
     code, out = run(capsys, "replay", tmp_path / "g.jsonl")
     assert code == 0 and out.startswith("OK"), out
+
+
+@pytest.mark.parametrize("nested", ["[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000])
+def test_a_log_line_nested_without_end_is_refused(log, capsys, nested):
+    """The JSON reader recurses: a line nested 100,000 deep was a RecursionError ("internal error")."""
+    with log.open("a", encoding="utf-8") as f:
+        f.write(nested + "\n")
+    code, out = run(capsys, "replay", log)
+    assert code == 2 and "error[LOG004]" in out and "nests arrays and objects too deeply" in out, out
+    assert "internal error" not in out

@@ -602,8 +602,9 @@ def test_deep_bracket_nesting_is_refused_without_recursion():
 
 
 def test_oversized_source_is_refused():
-    d = syntax_error("# " + "x" * 2_000_001)
-    assert d.code == "SYN008"
+    from civdsl.language.limits import MAX_SOURCE_BYTES
+    d = syntax_error("# " + "x" * (MAX_SOURCE_BYTES - 1))
+    assert d.code == "SYN008" and f"larger than {MAX_SOURCE_BYTES} bytes" in d.message
 
 
 def test_missing_brace_before_next_declaration_mentions_the_brace():

@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import run, write
+from one_file import tiny_in
 
-from civdsl.interfaces.cli import main
 from civdsl.language.diagnostics import CivError, render_text
 from civdsl.language.loader import load_ruleset
 
@@ -25,18 +26,6 @@ SECRET = "TOP-SECRET-4711"
 GAME = 'game "T" { edition: "t" players: 1 }\nphase p { }\nsequence { phases: p }\n'
 
 needs_symlinks = pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need privileges on Windows")
-
-
-def run(capsys, *argv) -> tuple[int, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out + err
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def secret(path: Path) -> Path:
@@ -58,7 +47,7 @@ def test_a_config_cannot_name_a_house_rule_outside_its_folder(tmp_path, capsys, 
     secret(tmp_path / "secret.txt")
     secret(tmp_path / "secret.civ")
     raw = raw.replace("ABS", str(tmp_path))
-    cfg = write(tmp_path / "conf" / "game.yaml", f"edition: {TINY}\nplayers: 2\nhouse_rules: [{json.dumps(raw)}]\n")
+    cfg = write(tmp_path / "conf" / "game.yaml", f"edition: {tiny_in(tmp_path / 'conf')}\nplayers: 2\nhouse_rules: [{json.dumps(raw)}]\n")
     code, out = run(capsys, "play", cfg)
     assert code == 2 and "error[CFG018]: house_rules[0]:" in out, out
     assert SECRET not in out and "root:" not in out
@@ -68,7 +57,7 @@ def test_a_config_cannot_name_a_house_rule_outside_its_folder(tmp_path, capsys, 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_a_config_cannot_print_the_environment(tmp_path, capsys):
-    cfg = write(tmp_path / "game.yaml", f"edition: {TINY}\nhouse_rules: [/proc/self/environ]\n")
+    cfg = write(tmp_path / "game.yaml", f"edition: {tiny_in(tmp_path)}\nhouse_rules: [/proc/self/environ]\n")
     code, out = run(capsys, "play", cfg)
     assert code == 2 and "CFG018" in out
     assert "PATH=" not in out and "HOME=" not in out
@@ -79,7 +68,7 @@ def test_a_symbolic_link_in_the_config_folder_does_not_lead_out(tmp_path, capsys
     secret(tmp_path / "elsewhere" / "rule.civ")
     (tmp_path / "conf").mkdir()
     (tmp_path / "conf" / "rule.civ").symlink_to(tmp_path / "elsewhere" / "rule.civ")
-    cfg = write(tmp_path / "conf" / "game.yaml", f"edition: {TINY}\nhouse_rules: [rule.civ]\n")
+    cfg = write(tmp_path / "conf" / "game.yaml", f"edition: {tiny_in(tmp_path / 'conf')}\nhouse_rules: [rule.civ]\n")
     code, out = run(capsys, "play", cfg)
     assert code == 2 and "CFG018" in out and "symbolic link" in out
     assert SECRET not in out
@@ -90,7 +79,7 @@ def test_house_rules_inside_the_config_folder_still_load(tmp_path):
     from civdsl.language.config import load_config
     write(tmp_path / "conf" / "house" / "short.civ", "modify param goal { value: 6 }\n")
     (tmp_path / "conf" / "alias.civ").symlink_to(tmp_path / "conf" / "house" / "short.civ")
-    cfg = write(tmp_path / "conf" / "game.yaml", f"edition: {TINY}\nhouse_rules: [house/short.civ, alias.civ]\n")
+    cfg = write(tmp_path / "conf" / "game.yaml", f"edition: {tiny_in(tmp_path / 'conf')}\nhouse_rules: [house/short.civ, alias.civ]\n")
     config = load_config(str(cfg))
     assert config.house_rules == [str((tmp_path / "conf" / "house" / "short.civ").resolve())] * 2
 
@@ -99,6 +88,64 @@ def test_a_command_line_house_rule_must_be_a_rule_file(tmp_path, capsys):
     secret(tmp_path / "notes.txt")
     code, out = run(capsys, "play", "--edition", TINY, "--players", "2", "--house-rule", tmp_path / "notes.txt")
     assert code == 2 and "error[CFG018]: --house-rule:" in out and SECRET not in out
+
+
+# --- editions named by configs, scenarios and logs ----------------------------------------------------
+
+@pytest.mark.parametrize("raw", ["../secret.civ", "ABS/secret.civ", "/etc", "../outside"])
+def test_a_config_cannot_name_an_edition_outside_its_folder(tmp_path, capsys, raw):
+    secret(tmp_path / "secret.civ")
+    secret(tmp_path / "outside" / "game.civ")
+    cfg = write(tmp_path / "cfg" / "game.yaml", f"edition: {raw.replace('ABS', str(tmp_path))}\nplayers: 2\n")
+    code, out = run(capsys, "play", cfg)
+    assert code == 2 and "game.yaml:1:1: error[CFG019]: edition:" in out and "leads" in out, out
+    assert SECRET not in out and "Game over" not in out
+
+
+@needs_symlinks
+def test_a_config_edition_through_a_symbolic_link_does_not_lead_out(tmp_path, capsys):
+    secret(tmp_path / "outside" / "game.civ")
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "mine").symlink_to(tmp_path / "outside")
+    cfg = write(tmp_path / "cfg" / "game.yaml", "edition: mine\nplayers: 2\n")
+    code, out = run(capsys, "play", cfg)
+    assert code == 2 and "CFG019" in out and "through a symbolic link" in out and SECRET not in out
+
+
+def test_a_config_names_an_edition_by_name_or_inside_its_folder(tmp_path, capsys):
+    for edition in (tiny_in(tmp_path), "./tiny/game.civ", "warp-spawn-solitaire"):
+        cfg = write(tmp_path / "game.yaml", f"edition: {edition}\nplayers: 1\nmax_rounds: 2\n")
+        code, out = run(capsys, "play", cfg, "--players", "2" if edition != "warp-spawn-solitaire" else "1", "-q")
+        assert code == 0, (edition, out)
+
+
+def test_a_scenario_cannot_name_an_edition_outside_the_folder_above_its_own(tmp_path, capsys):
+    secret(tmp_path / "secret" / "game.civ")
+    scenario = write(tmp_path / "proj" / "scenarios" / "s.yaml",
+                     "scenario: s\nsource: test\nedition: ../../secret\nrun: {rounds: 1}\nexpect: {}\n")
+    code, out = run(capsys, "test", scenario)
+    assert code == 1 and "s.yaml:3:1: error[SCN012]: edition:" in out, out
+    assert SECRET not in out
+
+
+def test_a_log_header_cannot_name_an_edition_outside_its_folder(tmp_path, capsys):
+    secret(tmp_path / "secret" / "game.civ")
+    log = _with_header(_log(capsys, tmp_path / "logs" / "g.jsonl"), edition=str(tmp_path / "secret"))
+    code, out = run(capsys, "replay", log)
+    assert code == 2 and "error[LOG010]: header field `edition`" in out and "--edition" in out, out
+    assert SECRET not in out
+    code, out = run(capsys, "replay", log, "--edition", "warp-spawn-solitaire")  # the user names it
+    assert code == 0 and out.startswith("OK"), out
+
+
+def test_a_log_names_an_edition_beside_it_so_that_it_replays_where_it_is_moved(tmp_path, capsys):
+    tiny_in(tmp_path / "game")
+    log = tmp_path / "game" / "g.jsonl"
+    assert run(capsys, "play", "--edition", tmp_path / "game" / "tiny", "--players", "2", "-q", "--log", log)[0] == 0
+    assert json.loads(log.read_text(encoding="utf-8").splitlines()[0])["edition"] == "tiny"
+    shutil.move(tmp_path / "game", tmp_path / "moved")
+    code, out = run(capsys, "replay", tmp_path / "moved" / "g.jsonl")
+    assert code == 0 and out.startswith("OK"), out
 
 
 # --- house rules named by scenarios ------------------------------------------------------------------
@@ -135,7 +182,7 @@ def _log(capsys, path: Path, *extra) -> Path:
 def _with_header(log: Path, **fields) -> Path:
     lines = log.read_text(encoding="utf-8").splitlines()
     head = json.loads(lines[0]) | fields
-    log.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n", encoding="utf-8")
+    log.write_text("\n".join([json.dumps(head, separators=(",", ":"))] + lines[1:]) + "\n", encoding="utf-8")
     return log
 
 
@@ -172,10 +219,31 @@ def test_a_log_never_overwrites_a_file_that_is_not_a_log(tmp_path, capsys):
 
 def test_a_config_log_is_checked_before_the_game_and_points_at_its_key(tmp_path, capsys):
     write(tmp_path / "notes.txt", "my notes\n")
-    cfg = write(tmp_path / "game.yaml", f"edition: {TINY}\nplayers: 2\nlog: {tmp_path / 'notes.txt'}\n")
+    cfg = write(tmp_path / "game.yaml", f"edition: {tiny_in(tmp_path)}\nplayers: 2\nlog: {tmp_path / 'notes.txt'}\n")
     code, out = run(capsys, "play", cfg)
     assert code == 2 and "game.yaml:3:1: error[LOG006]" in out and "Game over" not in out
     assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "my notes\n"
+
+
+@pytest.mark.parametrize("raw", ["../elsewhere.jsonl", "ABS/elsewhere.jsonl", "linked/g.jsonl"])
+def test_a_config_writes_its_log_only_inside_its_folder(tmp_path, capsys, raw):
+    (tmp_path / "cfg").mkdir()
+    if not sys.platform == "win32":
+        (tmp_path / "cfg" / "linked").symlink_to(tmp_path)
+    cfg = write(tmp_path / "cfg" / "game.yaml",
+                f"edition: warp-spawn-solitaire\nmax_rounds: 2\nlog: {raw.replace('ABS', str(tmp_path))}\n")
+    code, out = run(capsys, "play", cfg)
+    assert code == 2 and "game.yaml:3:1: error[LOG006]" in out and "leads out of" in out, out
+    assert "Game over" not in out and not list(tmp_path.glob("*.jsonl"))
+
+
+def test_a_config_log_is_relative_to_the_config_not_the_working_directory(tmp_path, capsys, monkeypatch):
+    cfg = write(tmp_path / "cfg" / "game.yaml", "edition: warp-spawn-solitaire\nmax_rounds: 2\nlog: logs/g.jsonl\n")
+    (tmp_path / "cfg" / "logs").mkdir()
+    monkeypatch.chdir(tmp_path)
+    code, out = run(capsys, "play", cfg, "-q")
+    assert code == 0, out
+    assert (tmp_path / "cfg" / "logs" / "g.jsonl").is_file() and not (tmp_path / "logs").exists()
 
 
 def test_an_older_log_is_overwritten_and_force_overwrites_anything_but_a_folder(tmp_path, capsys):

@@ -117,7 +117,10 @@ def _board_line(text: str) -> int:
 
 
 def _board(tmp_path, body: str, name="b.yaml"):
-    return _write(tmp_path, f"scenario: board\nsource: test\nedition: {BOARD}\n{body}", name)
+    """A scenario of a copy of the board edition beside it (a scenario's edition lies near it)."""
+    if not (tmp_path / "board").exists():
+        shutil.copytree(BOARD, tmp_path / "board")
+    return _write(tmp_path, f"scenario: board\nsource: test\nedition: board\n{body}", name)
 
 
 def _diag(path):

@@ -1,187 +1,57 @@
 #!/usr/bin/env python3
-"""Fuzz civdsl with mutated rule files, scenario files and configs.
+"""Fuzz civdsl with hostile inputs: every input must end in a clean result or a diagnostic with a code.
 
-Every input must end in a clean result or a `CivError` diagnostic; anything else (a Python exception,
-a hang) is a crash. The mutations: delete, duplicate or swap lines and tokens, insert random bytes,
-huge numbers and deep nesting. Run `python tools/fuzz.py --inputs 10000 --seed 1`; the report says how
-many inputs were tried and how many crashed, and saves each crashing input under `--out`.
+Five generators, each making inputs of one kind and judging them:
 
-The test suite imports `mutate` and `judge_*` and runs a bounded number of examples with Hypothesis.
+- **syntax**: mutated copies of the shipped rule files, scenarios and configs (lines and tokens
+  deleted, duplicated, swapped; random bytes, huge numbers, deep nesting inserted);
+- **resource**: one-file editions whose rules do work and size bombs (loops, huge numbers, texts and
+  lists, comprehensions, recursion, shared-structure lists), parser bombs (deep and long expressions,
+  long literals) and files near and over the size limit;
+- **paths**: hostile paths everywhere a path is named (`import`, `extends`, `map`, a house rule's
+  import; a config's `house_rules`, `edition`, `log`; a scenario's `house_rules`, `edition`; a log
+  header's `house_rules`, `edition`, `edition_entry`), aimed at canary files outside the sandbox;
+- **yaml**: configs and scenarios with hostile YAML (aliases, tags, merge keys, huge and odd numbers,
+  deep nesting, wrong types, bad bytes, several documents);
+- **logs**: tampered game logs for `replay` (header types, huge and deep lines, NaN, bad decisions).
+
+A failure is a **traceback** (any exception but `CivError`, a diagnostic without a code, an
+"internal error" diagnostic or CLI message), a **hang** (more than `HANG_SECONDS` for one input) or an
+**escape** (a canary's secret shown in any output or diagnostic, a file outside the sandbox changed or
+created). Each failure is saved under `--out` with its input and traceback, and the report counts
+inputs and failures per generator. Exit 1 if anything failed.
+
+    python tools/fuzz.py --inputs 10000 --seed 1            # the campaign (all cores)
+    python tools/fuzz.py --inputs 200 --kinds paths,logs    # some generators only
+    python tools/fuzz.py --seed 1 --only 4711               # re-run one input, in this process
+
+Input `i` of seed `s` is the same whatever `--jobs` and `--inputs` are (its random stream is seeded
+with `s:i`), so `--only` reproduces any input of a campaign. The test suite runs a short sample of
+every generator (tests/test_fuzz.py).
+
+The code is in the package `tools/fuzzing/`, one job a module: `core` (an input, its verdict, the
+alarm, judging one input), `sandbox` (folders, canaries, secrets), `playing` (check and play), one
+module per generator with its judge (`syntax`, `resource`, `paths`, `yaml_inputs`, `logs`, registered
+by `kinds`), `campaign` (workers and watchdog), `report` and `cli`. This file is the command, and
+re-exports the names the tests use.
 """
-from __future__ import annotations
-
-import argparse
-import random
-import shutil
 import sys
-import tempfile
-import time
-import traceback
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from fuzzing import ROOT
+from fuzzing.campaign import campaign
+from fuzzing.cli import main
+from fuzzing.core import GENERATORS, HANG_SECONDS, JUDGES, KINDS, Case, Seen, Verdict, make_case, run_case, signature
+from fuzzing.paths import PATH_PLACES
+from fuzzing.report import report, summary
+from fuzzing.resource import RESOURCE_SHAPES
+from fuzzing.sandbox import Box, token_for
+from fuzzing.yaml_inputs import BOMB_KEY, CONFIG, CONFIG_KEYS, SCENARIO_BASE, SCENARIO_KEYS, YAML_SHAPES, _bytes
 
-from civdsl.compiler.compiler import compile_ruleset  # noqa: E402
-from civdsl.engine.agents import make_agents  # noqa: E402
-from civdsl.engine.interpreter import Game  # noqa: E402
-from civdsl.language.config import load_config  # noqa: E402
-from civdsl.language.diagnostics import CivError  # noqa: E402
-from civdsl.language.loader import load_ruleset  # noqa: E402
-from civdsl.tools.checker import check_paths  # noqa: E402
-from civdsl.tools.scenario import load_scenario, run_scenario  # noqa: E402
-
-TOKENS = ["{", "}", "(", ")", "[", "]", ",", ":", "=", "+=", "..", "if", "else", "for", "in", "let", "phase",
-          "player", "none", "\"", "#", "99999999999999999999999999", "-1", "0", "chooses", "from", "to", "\\",
-          "\x00", "é", "..", "move", "remove", "import \"../../../etc/passwd\"", "map m from \"/etc/passwd\""]
-
-
-def mutate(text: str, rng: random.Random) -> str:
-    """One to three random edits of a text."""
-    lines = text.splitlines(keepends=True) or [""]
-    for _ in range(rng.randint(1, 3)):
-        op = rng.randrange(9)
-        i = rng.randrange(len(lines))
-        if op == 0 and len(lines) > 1:
-            del lines[i]
-        elif op == 1:
-            lines.insert(i, lines[rng.randrange(len(lines))])
-        elif op == 2:
-            j = rng.randrange(len(lines))
-            lines[i], lines[j] = lines[j], lines[i]
-        elif op == 3:
-            words = lines[i].split(" ")
-            k = rng.randrange(len(words))
-            words[k] = rng.choice(TOKENS)
-            lines[i] = " ".join(words)
-        elif op == 4:
-            words = lines[i].split(" ")
-            if len(words) > 1:
-                del words[rng.randrange(len(words))]
-            lines[i] = " ".join(words)
-        elif op == 5:
-            junk = bytes(rng.randrange(256) for _ in range(rng.randint(1, 12))).decode("latin-1")
-            pos = rng.randrange(len(lines[i]) + 1)
-            lines[i] = lines[i][:pos] + junk + lines[i][pos:]
-        elif op == 6:
-            depth = rng.choice([50, 300, 5000])
-            lines.insert(i, "param deep = " + "(" * depth + "1" + ")" * depth + "\n")
-        elif op == 7:
-            lines[i] = "".join(str(rng.choice([10**30, -(10**30), 2**63])) if ch.isdigit() and rng.random() < 0.3
-                               else ch for ch in lines[i])
-        else:
-            pos = rng.randrange(len(lines[i]) + 1)
-            lines[i] = lines[i][:pos] + rng.choice(TOKENS) + lines[i][pos:]
-    return "".join(lines)
-
-
-def _edition_copy(edition: str, tmp: Path) -> Path:
-    dest = tmp / "rulesets" / edition
-    if not dest.exists():
-        shutil.copytree(ROOT / "rulesets" / edition, dest)
-    return dest
-
-
-def judge_rules(edition: str, file_name: str, text: str, tmp: Path) -> None:
-    """Check a mutated rule file in a copy of its edition; if it still checks, play two rounds."""
-    folder = _edition_copy(edition, tmp)
-    target = folder / file_name
-    original = target.read_text(encoding="utf-8")
-    target.write_text(text, encoding="utf-8", errors="surrogateescape")
-    try:
-        diags, _ = check_paths([str(folder)])
-        if any(d.severity == "error" for d in diags):
-            return
-        rs = load_ruleset(folder / "game.civ")
-        prog, diags = compile_ruleset(rs)
-        if any(d.severity == "error" for d in diags):
-            return
-        try:
-            game = Game(prog, 2 if edition != "roll-through-the-ages" else 1, 1,
-                        make_agents(["random"], 2 if edition != "roll-through-the-ages" else 1, 1),
-                        logging=True, max_rounds=2, budget=200_000)
-            game.run()
-        except CivError:
-            pass
-    except CivError:
-        pass
-    finally:
-        target.write_text(original, encoding="utf-8")
-
-
-def judge_scenario(text: str, tmp: Path) -> None:
-    path = tmp / "fuzz-scenario.yaml"
-    path.write_text(text, encoding="utf-8", errors="surrogateescape")
-    try:
-        run_scenario(load_scenario(str(path)))
-    except CivError:
-        pass
-
-
-def judge_config(text: str, tmp: Path) -> None:
-    from civdsl.api import new_game
-    path = tmp / "fuzz-config.yaml"
-    path.write_text(text, encoding="utf-8", errors="surrogateescape")
-    try:
-        cfg = load_config(str(path))
-        if cfg.edition:
-            new_game(cfg, logging=False)
-    except CivError:
-        pass
-
-
-def corpus() -> list[tuple[str, str, str]]:
-    """(kind, where, text) seeds: shipped rule files, scenarios and example configs."""
-    items = []
-    for f in sorted((ROOT / "rulesets").glob("*/*.civ")):
-        items.append(("rules", f"{f.parent.name}/{f.name}", f.read_text(encoding="utf-8")))
-    for f in sorted((ROOT / "rulesets").glob("*/scenarios/*.yaml"))[:20]:
-        items.append(("scenario", f.name, f.read_text(encoding="utf-8")))
-    for f in sorted((ROOT / "examples").glob("*.yaml")):
-        items.append(("config", f.name, f.read_text(encoding="utf-8")))
-    if not any(kind == "config" for kind, _, _ in items):
-        items.append(("config", "inline", "edition: warp-spawn-solitaire\nplayers: 2\nseed: 3\nagents: random\n"))
-    return items
-
-
-def judge(kind: str, where: str, text: str, tmp: Path) -> None:
-    if kind == "rules":
-        edition, name = where.split("/", 1)
-        judge_rules(edition, name, text, tmp)
-    elif kind == "scenario":
-        judge_scenario(text, tmp)
-    else:
-        judge_config(text, tmp)
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--inputs", type=int, default=10_000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default="fuzz-crashes")
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-    seeds = corpus()
-    crashes = 0
-    start = time.time()
-    with tempfile.TemporaryDirectory() as tmp_s:
-        tmp = Path(tmp_s)
-        for n in range(1, args.inputs + 1):
-            kind, where, text = rng.choice(seeds)
-            mutated = mutate(text, rng)
-            try:
-                judge(kind, where, mutated, tmp)
-            except Exception:  # a crash: anything that is not a diagnostic
-                crashes += 1
-                out = Path(args.out)
-                out.mkdir(exist_ok=True)
-                (out / f"crash-{n}-{kind}.txt").write_text(
-                    f"# {kind} {where}\n# {traceback.format_exc()}\n{mutated}", encoding="utf-8", errors="replace")
-            if n % 500 == 0:
-                print(f"{n} inputs, {crashes} crashes, {time.time() - start:.0f}s", flush=True)
-    print(f"tried {args.inputs} inputs: {crashes} crashed")
-    return 1 if crashes else 0
-
+__all__ = [
+    "ROOT", "campaign", "main", "GENERATORS", "HANG_SECONDS", "JUDGES", "KINDS", "Case", "Seen", "Verdict",
+    "make_case", "run_case", "signature", "PATH_PLACES", "report", "summary", "RESOURCE_SHAPES", "Box",
+    "token_for", "BOMB_KEY", "CONFIG", "CONFIG_KEYS", "SCENARIO_BASE", "SCENARIO_KEYS", "YAML_SHAPES", "_bytes",
+]
 
 if __name__ == "__main__":
     sys.exit(main())

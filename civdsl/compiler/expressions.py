@@ -17,6 +17,7 @@ from .scope import PLAYER, RECORD, Scope
 OUTLINE_DEPTH = 30   # deeper subexpressions become functions of their own (Python's parser nests ~200 deep)
 _SIMPLE_LITERALS = (int, str, bool, type(None))
 _COMPARE_OPS = {"==", "!=", "<", ">", "<=", ">="}
+_SHORT = 120  # an operand's source short enough to be written twice (see `_compare`)
 _ARITHMETIC = {"+": "_add", "-": "_sub", "*": "_mul"}  # operators that may grow a value (see `engine.budget`)
 
 
@@ -263,18 +264,28 @@ class Expressions:
                 found = f"({found} if {test} else _in(c, {item}, _get_attr(_prog, {owner}, {zone.name!r})))"
             return found if e.ops[0] == "in" else f"(not {found})"
         operands = [self.expr(o, scope) for o in e.operands]
+        scalar = [self._scalar(o, scope) for o in e.operands]
         if len(e.ops) == 1:
-            return self._compare(e.ops[0], operands[0], operands[1])
+            return self._compare(e.ops[0], operands[0], operands[1], scalar[0] or scalar[1])
         parts, left = [], operands[0]
         for i, op in enumerate(e.ops):  # a < b < c: each operand read once, stopping at the first false
-            right = operands[i + 1]
+            right, cheap = operands[i + 1], scalar[i] or scalar[i + 1]
             if i + 1 < len(e.ops):
                 t = self.temp()
-                parts.append(self._compare(op, left, f"({t} := {right})"))
+                parts.append(self._compare(op, left, f"({t} := {right})", cheap))
                 left = t
             else:
-                parts.append(self._compare(op, left, right))
+                parts.append(self._compare(op, left, right, cheap))
         return "(" + " and ".join(parts) + ")"
+
+    def _scalar(self, e: A.Expr, scope: Scope) -> bool:
+        """Whether `e` is certainly a number, text, truth value or none (a literal, a global counter):
+        comparing anything with it costs no walk."""
+        if isinstance(e, A.Literal):
+            return type(e.value) in _SIMPLE_LITERALS
+        if isinstance(e, A.Neg):
+            return self._scalar(e.operand, scope)
+        return isinstance(e, A.Name) and e.id not in scope.names and self.lookup("global", e.id) == "counter"
 
     def _local_player_zone(self, e: A.Expr, scope: Scope) -> bool:
         """`local.zone` for a player's zone: membership in it reads the zone's items directly (the local
@@ -282,15 +293,23 @@ class Expressions:
         return (isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id in scope.names
                 and self.lookup("field", e.name) == "zone")
 
-    @staticmethod
-    def _compare(op: str, a: str, b: str) -> str:
+    def _compare(self, op: str, a: str, b: str, cheap: bool) -> str:
+        """One comparison; two lists or records are compared by the runtime, which bounds the walk
+        (`cheap`: one side is certainly a plain value, so the comparison is inline)."""
         if op == "in":
             return f"_in(c, {a}, {b})"
         if op == "not in":
             return f"(not _in(c, {a}, {b}))"
         if op not in _COMPARE_OPS:
             raise AssertionError(op)
-        return f"({a} {op} {b})"
+        if cheap:
+            return f"({a} {op} {b})"
+        ta, tb = self.temp(), self.temp()
+        if len(b) <= _SHORT:  # `b` written twice, one of them run: a list or record `a` is rare
+            return (f"(({ta} {op} {b}) if type({ta} := {a}) not in _NESTED else "
+                    f"_compare(c, {op!r}, {ta}, {tb}) if type({tb} := {b}) in _NESTED else {ta} {op} {tb})")
+        return (f"(_compare(c, {op!r}, {ta}, {tb}) if (type({ta} := {a}) in _NESTED) & (type({tb} := {b}) in _NESTED) "
+                f"else {ta} {op} {tb})")
 
     def e_BoolOp(self, e: A.BoolOp, scope):
         if e.op not in ("and", "or"):

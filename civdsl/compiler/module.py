@@ -114,7 +114,7 @@ class ModuleBuilder:
 
 
 def _runtime_names() -> dict[str, object]:
-    from ..engine.budget import INLINE_INT, INLINE_LOW, over_budget
+    from ..engine.budget import INLINE_INT, INLINE_LOW, NESTED, over_budget
     from ..engine.builtins import area_attr, area_get, fmt, roll_one
     from ..engine.state import Player, ZoneRef
     from ..engine.values import IllegalAction, RuleError, field_value
@@ -127,7 +127,7 @@ def _runtime_names() -> dict[str, object]:
         "_too_deep": R.too_deep, "_MAX_DEPTH": R.MAX_CALL_DEPTH, "_MAX_LOOP": R.MAX_LOOP,
         "_range": R.range_, "_numbers": R.numbers, "_each": R.each, "_loop_items": R.loop_items,
         "_repeat_count": R.repeat_count, "_add": R.add, "_sub": R.sub, "_mul": R.mul,
-        "_BIG": INLINE_INT, "_NBIG": INLINE_LOW,
+        "_BIG": INLINE_INT, "_NBIG": INLINE_LOW, "_NESTED": NESTED, "_compare": R.compare,
         "_div": R.div, "_in": R.in_, "_get_attr": R.get_attr, "_get_index": R.get_index,
         "_record_get": R.record_get, "_call_value": R.call_value,
         "_fresh": R.fresh, "_choose": R.choose, "_set_field": R.set_field, "_set_index": R.set_index,

@@ -72,6 +72,44 @@ def check_size(size: int, what: str = "a list or text") -> None:
         raise TooLarge(f"{what} of {size:,} items (more than {MAX_SIZE:,})")
 
 
+NESTED = frozenset((list, dict, tuple))  # values that hold values
+
+
+def walked(value, cap: int = MAX_SIZE) -> int:
+    """How many values a walk through `value` meets, as a comparison or a search walks it (a list held
+    twice counted twice), stopping past `cap`. Lists that share lists cost little to build and may be
+    astronomically large to walk (`l = [l, l]`, forty times, is a trillion values); the walk below
+    counts each shared list once, so it costs what the value costs to keep."""
+    sizes: dict[int, int] = {}
+
+    def size(v) -> int:
+        known = sizes.get(id(v))
+        if known is not None:
+            return known
+        items = v.values() if type(v) is dict else v
+        n = len(items)
+        if not NESTED.isdisjoint(map(type, items)):
+            for x in items:
+                if type(x) in NESTED:
+                    n += size(x)
+                    if n > cap:
+                        break
+        sizes[id(v)] = n = min(n, cap + 1)
+        return n
+    return size(value) if type(value) in NESTED else 1
+
+
+def check_walk(c, value, what: str = "a value") -> int:
+    """Before `value` is walked where neither budget nor alarm reaches (a comparison, a sort, a search,
+    all in C): refuse one of more than `MAX_SIZE` values in all (`walked`), and pay for the walk."""
+    n = walked(value)
+    if n > MAX_SIZE:
+        raise TooLarge(f"{what} of more than {MAX_SIZE:,} values in all, to be compared")
+    if n >= ITEMS_PER_UNIT:
+        charge(c, n // ITEMS_PER_UNIT)
+    return n
+
+
 def limit_memory(megabytes: int) -> bool:
     """Cap this process's memory (address space) where the platform allows; False where it does not.
     A rule that needs more stops with RUN015 instead of taking the machine down."""

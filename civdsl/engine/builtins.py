@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .budget import ITEMS_PER_UNIT, MAX_SIZE, TooLarge, charge, check_int, check_size
+from .budget import ITEMS_PER_UNIT, MAX_SIZE, NESTED, TooLarge, charge, check_int, check_size, check_walk
 from .state import NEUTRAL, NEUTRAL_NAME, Player, ZoneRef
 from .values import Builtin, Die, EntityObj, RuleError, TableValue, field_value
+
+MAX_DICE = 100_000  # dice rolled at once
 
 REGISTRY: dict[str, Builtin] = {}
 _MISSING = object()
@@ -29,6 +31,15 @@ def _paid(c, x) -> list:
     items = _items(x)
     if len(items) >= ITEMS_PER_UNIT:
         charge(c, len(items) // ITEMS_PER_UNIT)
+    return items
+
+
+def _compared(c, x) -> list:
+    """`_paid(x)`, for a builtin that compares its items (C code, where no budget reaches): items that
+    are lists or records are walked first (`budget.check_walk`), so shared lists cannot make it endless."""
+    items = _paid(c, x)
+    if not NESTED.isdisjoint(map(type, items)):
+        check_walk(c, items, "a list")
     return items
 
 
@@ -85,7 +96,7 @@ def _sum(c, xs):
 
 @builtin("min", 1, 9, doc="Smallest of a list, or of several arguments.")
 def _min(c, *xs):
-    items = _paid(c, xs[0]) if len(xs) == 1 else list(xs)
+    items = _compared(c, xs[0] if len(xs) == 1 else list(xs))
     if not items:
         raise ValueError("min() of an empty list")
     return min(items)
@@ -93,7 +104,7 @@ def _min(c, *xs):
 
 @builtin("max", 1, 9, doc="Largest of a list, or of several arguments.")
 def _max(c, *xs):
-    items = _paid(c, xs[0]) if len(xs) == 1 else list(xs)
+    items = _compared(c, xs[0] if len(xs) == 1 else list(xs))
     if not items:
         raise ValueError("max() of an empty list")
     return max(items)
@@ -126,7 +137,7 @@ def _ceil(c, x):
 
 @builtin("sorted", 1, doc="The items in ascending order.")
 def _sorted(c, xs):
-    return sorted(_paid(c, xs))
+    return sorted(_compared(c, xs))
 
 
 @builtin("reversed", 1, doc="The items in reverse order.")
@@ -156,7 +167,7 @@ def _unique(c, xs):
     out: list = []
     seen: set = set()
     unhashable: list = []  # records and lists: compared one by one (there are few)
-    for x in _paid(c, xs):
+    for x in _compared(c, xs):
         try:
             if x in seen:
                 continue
@@ -199,6 +210,8 @@ def _join(c, xs, sep):
 @builtin("index_of", 2, doc="1-based position of an item in a list, 0 if absent.")
 def _index_of(c, xs, x):
     items = _paid(c, xs)
+    if type(x) in NESTED:
+        charge(c, len(items) * check_walk(c, x, "a value looked for") // ITEMS_PER_UNIT)
     return items.index(x) + 1 if x in items else 0
 
 
@@ -265,21 +278,26 @@ def _roll(c, what, n=1):
         if c.game.logging:
             c.game.emit("roll", die=what.name, faces=[face])
         return face
-    faces = [roll_die(c, what) for _ in range(int(n))]
+    faces = [roll_die(c, what) for _ in range(_dice(c, n))]
     if c.game.logging:
         c.game.emit("roll", die=what.name, faces=faces)
     return faces[0] if n == 1 else sum(faces)
+
+
+def _dice(c, n) -> int:
+    """How many dice a rule rolls at once: a whole number, at most `MAX_DICE`, each paid for."""
+    n = int(n)
+    if n > MAX_DICE:
+        raise TooLarge(f"{n:,} dice rolled at once (more than {MAX_DICE:,})")
+    charge(c, max(n, 0))
+    return n
 
 
 @builtin("rolls", 2, doc="Roll a die n times and return the list of faces.")
 def _rolls(c, die, n):
     if not isinstance(die, Die):
         raise TypeError(f"rolls() needs a die, got {type_name(die)}")
-    n = int(n)
-    if n > 100_000:
-        raise ValueError("rolls() of more than 100000 dice")
-    charge(c, max(n, 0))
-    faces = [roll_die(c, die) for _ in range(n)]
+    faces = [roll_die(c, die) for _ in range(_dice(c, n))]
     c.game.emit("roll", die=die.name, faces=faces)
     return faces
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..language.diagnostics import CivError, Span
-from .budget import INLINE_INT, INLINE_LOW, check_int
+from .budget import INLINE_INT, INLINE_LOW, MAX_SIZE, check_int, check_size
 from .builtins import fmt, type_name
 from .rng import REBASE_WORDS
 from .runtime import combine
@@ -77,7 +77,7 @@ class StateChanges:
         if self.journal is not None:
             self.journal.append((store, name, old))
         if self.logging and new != old:
-            self.emit("set", target=name, value=to_jsonable(new), was=to_jsonable(old))
+            self.emit("set", target=name, value=to_jsonable(new, self.c), was=to_jsonable(old, self.c))
 
     def set_player(self, p: Player, name: str, op: str, value) -> None:
         store = p.counters
@@ -109,7 +109,7 @@ class StateChanges:
         if self.journal is not None:
             self.journal.append((store, name, old))
         if self.logging and new != old:
-            self.emit("set", target=f"{p.name}.{name}", value=to_jsonable(new), was=to_jsonable(old))
+            self.emit("set", target=f"{p.name}.{name}", value=to_jsonable(new, self.c), was=to_jsonable(old, self.c))
 
     def set_record(self, record: dict, key, op: str, value) -> None:
         old = record.get(key, _MISSING)
@@ -129,14 +129,16 @@ class StateChanges:
         if self.journal is not None:
             self.journal.append((record, key, old))
         if self.logging and new != old:
-            self.emit("set", target=f"[{key}]", value=to_jsonable(new), was=to_jsonable(old))
+            self.emit("set", target=f"[{key}]", value=to_jsonable(new, self.c), was=to_jsonable(old, self.c))
 
     # -- zones, pieces, skipped phases ----------------------------------------------------------------------
     def zone_add(self, z: ZoneRef, item) -> None:
+        if len(z.items) >= MAX_SIZE:
+            check_size(len(z.items) + 1, "a zone")
         self._save_zone(z)
         z.items.append(item)
         if self.logging:
-            self.emit("add", zone=z.label(), item=to_jsonable(item))
+            self.emit("add", zone=z.label(), item=to_jsonable(item, self.c))
 
     def zone_remove(self, z: ZoneRef, item) -> None:
         self._save_zone(z)
@@ -145,7 +147,7 @@ class StateChanges:
         except ValueError:
             raise ValueError(f"{fmt(item)} is not in {z.label()}") from None
         if self.logging:
-            self.emit("remove", zone=z.label(), item=to_jsonable(item))
+            self.emit("remove", zone=z.label(), item=to_jsonable(item, self.c))
 
     def zone_move(self, src: ZoneRef, dst: ZoneRef, item) -> None:
         self._save_zone(src)
@@ -156,7 +158,7 @@ class StateChanges:
             raise ValueError(f"{fmt(item)} is not in {src.label()}") from None
         dst.items.append(item)
         if self.logging:
-            self.emit("move", item=to_jsonable(item), source=src.label(), to=dst.label())
+            self.emit("move", item=to_jsonable(item, self.c), source=src.label(), to=dst.label())
 
     def zone_shuffle(self, z: ZoneRef) -> None:
         self._save_zone(z)
@@ -165,7 +167,10 @@ class StateChanges:
             self.emit("shuffle", zone=z.label())
 
     def _save_zone(self, z: ZoneRef) -> None:
-        if self.journal is not None:
+        """Keep a zone's items for undo, once per transaction: the first copy is the one undo needs (a
+        copy per change would make a step that fills a zone cost the square of its size)."""
+        if self.journal is not None and id(z.items) not in self._zones_saved:
+            self._zones_saved.add(id(z.items))
             self.journal.append((z.items, None, list(z.items)))
 
     def save_pieces(self, key) -> None:
@@ -196,11 +201,12 @@ class StateChanges:
     # -- transactions ---------------------------------------------------------------------------------------------
     def transaction(self, fn: Callable):
         """Run `fn(ctx)` all or nothing: if a rule fails, the state is as before the call."""
-        outer, outer_saved = self.journal, self._rng_saved
+        outer, outer_saved, outer_zones = self.journal, self._rng_saved, self._zones_saved
         if outer is None and self.state.rng.words > REBASE_WORDS:
             self.state.rng.rebase()
         journal = self.journal = []
         self._rng_saved = False
+        self._zones_saved = set()
         self._open.append((journal, len(self.events)))
         failed = False
         try:
@@ -214,7 +220,9 @@ class StateChanges:
             self._open.pop()
             if outer is not None and not failed:
                 outer.extend(journal)
+                outer_zones |= self._zones_saved
             self._rng_saved = outer_saved or (self._rng_saved and not failed)
+            self._zones_saved = outer_zones
             self.journal = outer
 
 

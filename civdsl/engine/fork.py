@@ -44,7 +44,7 @@ class Forking:
         twin.echo = None
         twin.on_round = None
         twin.cursor = self.cursor.copy(memo)
-        twin.journal, twin._open, twin._rng_saved = None, [], False
+        twin.journal, twin._open, twin._rng_saved, twin._zones_saved = None, [], False, set()
         twin._deciding, twin._blanked, twin._in_round = None, 0, False
         twin._step_choices = []
         twin._resume, twin._replay = mid_step, []

@@ -114,6 +114,7 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         self.journal: list | None = None  # undo records of the running step (see `transaction`)
         self._open: list[tuple[list, int]] = []  # open transactions: (journal, events before it)
         self._rng_saved = False
+        self._zones_saved: set[int] = set()  # zones (ids of their lists) journaled in the running transaction
         self.no_random = ""  # while a heuristic or a summary is evaluated: what it is ("a heuristic")
         self.sight = visibility_of(program)  # what each seat may see
         self.on_round = on_round  # called with (round, rows) after each round's summary

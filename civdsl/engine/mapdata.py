@@ -33,6 +33,7 @@ from typing import Any, Callable
 
 from ..language.diagnostics import CivError, Diagnostic, Span, error
 from ..language.names import suggest
+from ..language.yamlfile import schema_leaves
 from .state import MapGraph
 
 MAX_MAP_BYTES = 5_000_000
@@ -357,24 +358,9 @@ def schema_problems(data: Any) -> list[Problem]:
         return []
     problems: list[Problem] = []
     for err in islice(_jsonschema_validator().iter_errors(data), 10 * MAX_MAP_PROBLEMS):
-        for leaf in _leaves(err):
+        for leaf in schema_leaves(err):
             problems.extend(_explain(leaf))
     return problems
-
-
-def _leaves(err):
-    """Into `anyOf` to the one branch of the right type, so `counts.x: {"a": "b"}` blames `counts.x.a`."""
-    if err.validator == "anyOf" and err.context:
-        branches: dict = {}
-        for sub in err.context:
-            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
-        fitting = [subs for subs in branches.values()
-                   if not any(s.validator == "type" and not s.relative_path for s in subs)]
-        if len(fitting) == 1:
-            for sub in fitting[0]:
-                yield from _leaves(sub)
-            return
-    yield err
 
 
 _PHRASES = {"object": "an object", "array": "an array", "string": "a string", "integer": "an integer",

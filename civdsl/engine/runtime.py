@@ -8,6 +8,7 @@ statement's span.
 """
 from __future__ import annotations
 
+import operator
 import re
 
 from ..language.diagnostics import Span
@@ -15,12 +16,15 @@ from .budget import (
     ITEMS_PER_UNIT,
     MAX_INT_BITS,
     MAX_SIZE,
+    NESTED,
     OutOfWork,
     TooLarge,
     charge,
     check_int,
     check_size,
+    check_walk,
     out_of_work,
+    walked,
 )
 from .builtins import fmt, type_name
 from .state import Player, ZoneRef
@@ -225,13 +229,40 @@ def combine(c, op: str, old, new):
     return new
 
 
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+            ">=": operator.ge}
+
+
+def _flat(v) -> bool:
+    """Whether a list or record holds no lists or records."""
+    return NESTED.isdisjoint(map(type, v.values() if type(v) is dict else v))
+
+
+def compare(c, op: str, a, b) -> bool:
+    """`a op b` for two lists or records (the compiled code compares other values inline). Comparing
+    walks both in step, so it meets at most the values of the smaller one: refused when both are
+    too large to walk (`budget.walked`), paid for otherwise."""
+    if _flat(a) or _flat(b):  # (the usual case: then no more pairs than the flat one's items)
+        n = min(len(a), len(b))
+    else:
+        n = min(walked(a), walked(b))
+        if n > MAX_SIZE:
+            raise TooLarge(f"two values of more than {MAX_SIZE:,} values each, to be compared")
+    if n >= ITEMS_PER_UNIT:
+        charge(c, n // ITEMS_PER_UNIT)
+    return _COMPARE[op](a, b)
+
+
 def in_(c, a, b) -> bool:
-    """`a in b`: an item of a list or zone, a key of a record, a part of a text (paid for by length)."""
+    """`a in b`: an item of a list or zone, a key of a record, a part of a text (paid for by length;
+    a list or record looked for is paid for as many times as it is compared)."""
     tb = type(b)
     if tb is list or tb is ZoneRef or tb is str:
         if tb is str and type(a) is not str:
             return False
         n = len(b)
+        if type(a) in NESTED:
+            n *= check_walk(c, a, "a value looked for")
         if n >= ITEMS_PER_UNIT:  # (`charge`, inline: membership is tested often)
             c.steps += n // ITEMS_PER_UNIT
             if c.steps > c.budget:

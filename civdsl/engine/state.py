@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from .budget import ITEMS_PER_UNIT, MAX_SIZE, TooLarge, charge
 from .rng import GameRandom
 
 
@@ -227,16 +228,34 @@ class GameState:
         }
 
 
-def to_jsonable(value: Any) -> Any:
-    """Convert runtime values (players, zones, records) into plain JSON values for logs."""
+def to_jsonable(value: Any, c=None) -> Any:
+    """Convert runtime values (players, zones, records) into plain JSON values for logs.
+
+    A value is written out in full, and lists may hold the same list many times over (`l = [l, l]`,
+    twenty times, is a million values): past `MAX_SIZE` values it is refused (`TooLarge`) instead of
+    expanded without end. With a rule's context `c`, the values written are paid for (see `budget`)."""
+    t = type(value)
+    if t is int or t is str or t is bool or value is None:
+        return value
+    left = [MAX_SIZE]
+    out = _jsonable(value, left)
+    if c is not None and MAX_SIZE - left[0] >= ITEMS_PER_UNIT:
+        charge(c, (MAX_SIZE - left[0]) // ITEMS_PER_UNIT)
+    return out
+
+
+def _jsonable(value: Any, left: list) -> Any:
+    left[0] -= 1
+    if left[0] < 0:
+        raise TooLarge(f"a value of more than {MAX_SIZE:,} values in all, to be written out")
     if isinstance(value, Player):
         return value.name
     if isinstance(value, ZoneRef):
-        return [to_jsonable(v) for v in value.items]
+        return [_jsonable(v, left) for v in value.items]
     if isinstance(value, (list, tuple)):
-        return [to_jsonable(v) for v in value]
+        return [_jsonable(v, left) for v in value]
     if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
+        return {str(k): _jsonable(v, left) for k, v in value.items()}
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if value is None or isinstance(value, (int, float, str, bool)):

@@ -28,6 +28,8 @@ class _Parser(argparse.ArgumentParser):
 
 GAME_BUDGET_HELP = (f"units of work the whole game may use (default {GAME_BUDGET:,}; the largest shipped game uses "
                     "about 20,000,000): a bound on rules that never end")
+REPLAY_EDITION_HELP = ("where the log's edition is (a folder or .civ file), when the header's path does not lead "
+                       "there: a log names an edition outside its folder, which is not followed")
 NO_CACHE_HELP = ("parse every rule file afresh: neither read nor write the parse cache "
                  "(also CIVDSL_NO_CACHE=1; the cache is safe to delete)")
 
@@ -113,12 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
                        "log with its recorded decisions and check that every line comes out the same.")
     r.add_argument("log", help="a log written by `civdsl play --log`")
     r.add_argument("--game-budget", type=_units, default=GAME_BUDGET, metavar="UNITS", help=GAME_BUDGET_HELP)
+    r.add_argument("--edition", help=REPLAY_EDITION_HELP)
     v = sub.add_parser("view", help="show the log one seat may read",
                        description="Print a game log as one player may read it: the items of zones, and the "
                        "values of counters and variables, that the player may not see are blanked, as are "
                        "the other players' answers.")
     v.add_argument("log", help="a log written by `civdsl play --log`")
     v.add_argument("--seat", required=True, metavar="P1", help="the player whose view to show")
+    v.add_argument("--edition", help=REPLAY_EDITION_HELP)
 
     sub.add_parser("schema", help="print the JSON Schema of game configs",
                    description="Print the config JSON Schema (draft-07).")
@@ -181,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _is_usage(diags: list[Diagnostic]) -> bool:
-    return any(d.code.startswith(("CFG", "AGT", "LOG00", "EXP")) for d in diags)
+    return any(d.code.startswith(("CFG", "AGT", "LOG", "EXP")) for d in diags)
 
 
 def cmd_check(args) -> int:
@@ -391,14 +395,14 @@ def cmd_diff(args) -> int:
 
 def cmd_view(args) -> int:
     from ..tools.gamelog import seat_log
-    for line in seat_log(args.log, args.seat):
+    for line in seat_log(args.log, args.seat, args.edition):
         print(line)
     return EXIT_OK
 
 
 def cmd_replay(args) -> int:
     from ..tools.gamelog import replay
-    ok, message = replay(args.log, args.game_budget)
+    ok, message = replay(args.log, args.game_budget, args.edition)
     print(("OK: " if ok else "MISMATCH: ") + message)
     return EXIT_OK if ok else EXIT_FINDINGS
 

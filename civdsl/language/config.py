@@ -19,8 +19,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import CivError, Diagnostic, Span
-from .paths import config_home, house_rule_file
+from .diagnostics import CivError, Diagnostic, Span, error
+from .paths import config_home, config_log, edition_entry, house_rule_file
 from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems, strict_validator
 
 
@@ -85,6 +85,17 @@ def load_config(path: str) -> GameConfig:
     if problems:
         raise CivError(problems)
     house_rules = [hr.path for hr in found]
+    edition = data.get("edition")
+    if edition is not None:
+        named = edition_entry(edition, base, config_home(path))
+        if named.path is None:
+            raise error("CFG019", f"edition: {named.problem}", node_span(path, locate(root, ["edition"])),
+                        "a config names an edition by its name (`civdsl list`) or by a path to a `.civ` file or "
+                        "an edition folder inside the config's folder; `--edition` on the command line takes any")
+        edition = named.path
+    log = data.get("log")
+    if log is not None:
+        log = config_log(log, base, config_home(path), node_span(path, locate(root, ["log"])))
 
     agents = data.get("agents", [])
     choices = data.get("choices", {})
@@ -92,14 +103,14 @@ def load_config(path: str) -> GameConfig:
     if players is None and choices:
         players = max(len(v) for v in choices.values())
     return GameConfig(
-        edition=data.get("edition"),
+        edition=edition,
         players=players,
         seed=int(data.get("seed", 0)),
         agents=[agents] if isinstance(agents, str) else list(agents),
         options=list(data.get("options", [])),
         house_rules=house_rules,
         max_rounds=_int_or_none(data.get("max_rounds")),
-        log=data.get("log"),
+        log=log,
         choices=choices,
         source=path,
         yaml_root=root,

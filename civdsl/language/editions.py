@@ -51,10 +51,13 @@ def find_edition(name: str, by_path: bool = True) -> Path:
     """The entry file of an edition name, or (`by_path`) of a path to a folder or `.civ` file."""
     if by_path and name and "\0" not in name:
         p = Path(name)
-        if p.suffix == ".civ" and p.is_file():
-            return p.resolve()
-        if p.is_dir() and (p / ENTRY_FILE).is_file():
-            return (p / ENTRY_FILE).resolve()
+        try:
+            if p.suffix == ".civ" and p.is_file():
+                return p.resolve()
+            if p.is_dir() and (p / ENTRY_FILE).is_file():
+                return (p / ENTRY_FILE).resolve()
+        except (OSError, RuntimeError):  # a name too long, a link loop: no such edition
+            pass
     editions = list_editions()
     if name in editions:
         return editions[name]

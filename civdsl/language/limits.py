@@ -12,7 +12,7 @@ import sys
 import threading
 from contextlib import contextmanager
 
-MAX_SOURCE_BYTES = 2_000_000   # a rule file
+MAX_SOURCE_BYTES = 500_000     # a rule file (the largest shipped one is 22 KB)
 MAX_NESTING = 200              # brackets `{ [ (` nested in a file
 MAX_NUMBER_DIGITS = 30         # digits of a number literal
 MAX_EXPRESSION_DEPTH = 1_000   # an expression's syntax tree, e.g. operators in a row

@@ -102,7 +102,11 @@ class Loader:
         self.count = 0
 
     def read(self, path: Path, span: Span | None) -> A.RuleFile:
-        path = path.resolve()
+        try:
+            path = path.resolve()
+            found = path.is_file()
+        except (OSError, RuntimeError):  # a name too long, a link loop
+            found = False
         if path in self.stack:
             raise error("LOAD004", f"`{path.name}` imports itself through a cycle", span,
                         "remove one of the imports in the cycle")
@@ -110,7 +114,7 @@ class Loader:
             self.count += 1
             if self.count > MAX_FILES:
                 raise error("LOAD005", f"more than {MAX_FILES} rule files", span)
-            if not path.is_file():
+            if not found:
                 shown = path.name
                 if span is not None:
                     try:

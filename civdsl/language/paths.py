@@ -169,43 +169,81 @@ def _outward_link(p: Path, folder: Path) -> Diagnostic:
 # --- house rules named by configs, scenarios and logs --------------------------------------------
 
 @dataclass
-class HouseRule:
-    """Where a house-rule entry led: `path` (a `.civ` file to load), or why not (`problem`); `refused`
-    tells a path the policy forbids from one that names nothing."""
+class Resolved:
+    """Where a house rule or an edition named in a config, scenario or log led: `path` (what to load),
+    or why not (`problem`); `refused` tells a path the policy forbids from one that names nothing."""
 
     path: str | None
     problem: str | None = None
     refused: bool = False
 
 
-def house_rule_file(raw: str, base: Path, home: Path | None) -> HouseRule:
+def _is_file(p: Path) -> bool:
+    try:
+        return p.is_file()
+    except (OSError, ValueError):  # a name too long, a NUL byte...
+        return False
+
+
+def _outside(target: Path, home: Path) -> bool:
+    """Whether `target` lies outside `home` and every rulesets root."""
+    from .editions import rulesets_roots
+    return not target.is_relative_to(home) and not any(target.is_relative_to(r) for r in rulesets_roots())
+
+
+def _leads_out(raw: str, candidate: Path, home: Path) -> str:
+    lexical = Path(os.path.normpath(os.path.abspath(candidate)))
+    link = " through a symbolic link" if lexical.is_relative_to(home) else ""
+    return f"`{raw}` leads{link} out of {display_path(str(home))}"
+
+
+def edition_entry(raw: str, base: Path, home: Path) -> Resolved:
+    """An `edition` named in a config, scenario or log header: a shipped edition's name (left as it is:
+    the editions list reports an unknown one), or a path relative to `base` that, symbolic links
+    followed, is a `.civ` file or a folder holding `game.civ` inside `home` or a rulesets root."""
+    from .editions import ENTRY_FILE
+    if not isinstance(raw, str) or not raw or "\0" in raw:
+        return Resolved(None, f"{raw!r} is not an edition name or path", refused=True)
+    candidate = Path(base) / raw
+    if is_name(raw) and not os.path.lexists(candidate):
+        return Resolved(raw)
+    target = real(candidate)
+    if target is None:
+        return Resolved(None, f"`{raw}` cannot be resolved to a file", refused=True)
+    home = real(home) or Path(os.path.abspath(home))
+    if _outside(target, home):
+        return Resolved(None, _leads_out(raw, candidate, home), refused=True)
+    entry = target / ENTRY_FILE if not target.suffix == RULE_SUFFIX else target
+    if not _is_file(entry):
+        return Resolved(None, f"`{raw}` is neither a `.civ` file nor a folder holding `{ENTRY_FILE}`")
+    return Resolved(str(entry))
+
+
+def house_rule_file(raw: str, base: Path, home: Path | None) -> Resolved:
     """A `house_rules` entry as a file: a path relative to `base` (the folder of the config, scenario
     or log) that, symbolic links followed, is a `.civ` file inside `home` or a rulesets root, or else a
     shipped variant's name (`gentle-calamities`). `home` None: any `.civ` file (a command-line path)."""
-    from .editions import list_variants, rulesets_roots
+    from .editions import list_variants
     if not isinstance(raw, str) or not raw or "\0" in raw:
-        return HouseRule(None, f"{raw!r} is not a file name", refused=True)
+        return Resolved(None, f"{raw!r} is not a file name", refused=True)
     candidate = Path(base) / raw
-    exists = os.path.lexists(candidate) if "\0" not in str(candidate) else False
-    if not exists and is_name(raw):
+    if not os.path.lexists(candidate) and is_name(raw):
         variant = list_variants().get(raw.removesuffix(RULE_SUFFIX))
         if variant is not None:
-            return HouseRule(str(variant))
+            return Resolved(str(variant))
     target = real(candidate)
     if target is None:
-        return HouseRule(None, f"`{raw}` cannot be resolved to a file", refused=True)
+        return Resolved(None, f"`{raw}` cannot be resolved to a file", refused=True)
     home = (real(home) or Path(os.path.abspath(home))) if home is not None else None  # fail closed
     if target.suffix != RULE_SUFFIX:
-        what = "a symbolic link to a file that is not" if candidate.is_symlink() else "not"
-        return HouseRule(None, f"`{raw}` is {what} a `.civ` rule file", refused=True)
-    if home is not None and not target.is_relative_to(home) and not any(target.is_relative_to(r) for r in rulesets_roots()):
-        lexical = Path(os.path.normpath(os.path.abspath(candidate)))
-        link = " through a symbolic link" if lexical.is_relative_to(home) else ""
-        return HouseRule(None, f"`{raw}` leads{link} out of {display_path(str(home))}", refused=True)
-    if not target.is_file():
-        return HouseRule(None, f"no file `{raw}` (looked for {os.path.normpath(candidate)}) and no shipped "
-                         "variant of that name")
-    return HouseRule(str(target))
+        what = "a symbolic link to a file that is not" if os.path.islink(candidate) else "not"
+        return Resolved(None, f"`{raw}` is {what} a `.civ` rule file", refused=True)
+    if home is not None and _outside(target, home):
+        return Resolved(None, _leads_out(raw, candidate, home), refused=True)
+    if not _is_file(target):
+        return Resolved(None, f"no file `{raw}` (looked for {os.path.normpath(candidate)}) and no shipped "
+                        "variant of that name")
+    return Resolved(str(target))
 
 
 def config_home(config_path: str) -> Path:
@@ -236,7 +274,36 @@ def house_rule_name(path: str, log_folder: Path) -> str:
     return str(target)
 
 
+def edition_name(edition: str, log_folder: Path) -> str:
+    """How a log header names the edition: a name as it is, a path by its path relative to the log's
+    folder when it lies inside, else by its absolute path (which a replay refuses: see `edition_entry`)."""
+    if is_name(edition):
+        return edition
+    target = real(edition)
+    folder = real(log_folder)
+    if target is None:
+        return edition
+    if folder is not None and target.is_relative_to(folder):
+        return target.relative_to(folder).as_posix() or "."
+    return str(target)
+
+
 # --- game logs -----------------------------------------------------------------------------------
+
+def config_log(raw: str, base: Path, home: Path, span: Span | None) -> str:
+    """The log a config names (`log:`): a path relative to the config's folder (`base`) that stays,
+    symbolic links followed, inside `home`; the path to write. Refusals are LOG006."""
+    if not isinstance(raw, str) or not raw or "\0" in raw:
+        raise error("LOG006", f"the log path {raw!r} is not a valid file name", span,
+                    "give a file name without NUL characters")
+    candidate = Path(base) / raw
+    home = real(home) or Path(os.path.abspath(home))
+    target = real(candidate)
+    if target is None or not target.is_relative_to(home):
+        raise error("LOG006", f"the log `{raw}` leads out of {display_path(str(home))}", span,
+                    "a config writes its log inside its own folder; `--log` on the command line takes any path")
+    return str(candidate)
+
 
 def writable_log(path: str, force: bool = False, span: Span | None = None) -> bool:
     """Whether a game log may be written at `path`, checked before the game is played: a new file in

@@ -207,12 +207,12 @@ def schema_problems(validator: Draft7Validator, data: Any) -> list[Problem]:
     """Every schema violation in `data`, as key path + message + hint."""
     problems: list[Problem] = []
     for err in validator.iter_errors(data):
-        for leaf in _leaves(err):
+        for leaf in schema_leaves(err):
             problems.extend(_explain(leaf))
     return problems
 
 
-def _leaves(err: ValidationError) -> Iterator[ValidationError]:
+def schema_leaves(err: ValidationError) -> Iterator[ValidationError]:
     """Descend into `oneOf`/`anyOf` to the one branch whose type fits, so `[random, gredy]` blames `agents[1]`."""
     if err.validator in ("oneOf", "anyOf") and err.context:
         branches: dict[Any, list[ValidationError]] = {}
@@ -222,7 +222,7 @@ def _leaves(err: ValidationError) -> Iterator[ValidationError]:
                    if not any(s.validator == "type" and not s.relative_path for s in subs)]
         if len(fitting) == 1:
             for sub in fitting[0]:
-                yield from _leaves(sub)
+                yield from schema_leaves(sub)
             return
     yield err
 

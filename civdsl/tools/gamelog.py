@@ -24,19 +24,29 @@ from ..engine.interpreter import Game
 from ..engine.program import Program
 from ..engine.visibility import visibility_of
 from ..language.config import CONFIG_SCHEMA, GameConfig
-from ..language.diagnostics import CivError, Span, error
-from ..language.paths import LOG_FORMAT, config_home, house_rule_file, house_rule_name, open_log
+from ..language.diagnostics import Span, error
+from ..language.paths import (
+    LOG_FORMAT,
+    config_home,
+    edition_entry,
+    edition_name,
+    house_rule_file,
+    house_rule_name,
+    open_log,
+)
 from ..language.yamlfile import INT_LIMIT
 
 FORMAT = LOG_FORMAT
 MAX_LOG_BYTES = 200_000_000
 
 
-def header(game: Game, cfg: GameConfig, house_rules: list[str] | None = None) -> dict:
-    """The first line of a log; `house_rules` as the log names them (default: the config's files)."""
+def header(game: Game, cfg: GameConfig, house_rules: list[str] | None = None, edition: str | None = None) -> dict:
+    """The first line of a log; `house_rules` and `edition` as the log names them (default: as the
+    config does)."""
     return {
         "type": "header", "format": FORMAT, "civdsl": __version__,
-        "edition": cfg.edition, "edition_name": game.rs.edition(), "edition_entry": game.rs.entry,
+        "edition": cfg.edition if edition is None else edition, "edition_name": game.rs.edition(),
+        "edition_entry": game.rs.entry,
         "ruleset_hash": game.rs.digest(),
         "players": len(game.state.players), "seed": cfg.seed,
         "agents": [p.agent for p in game.state.players], "options": list(cfg.options),
@@ -53,12 +63,13 @@ def log_lines(game: Game, cfg: GameConfig, house_rules: list[str] | None = None)
 
 
 def write_log(path: str, game: Game, cfg: GameConfig, force: bool = False) -> None:
-    """Write the log: a new file or over a civdsl log (any file but a folder with `force`). House rules
-    are named as a replay finds them: a shipped variant by name, a file inside the log's folder by its
-    path relative to that folder (else by its absolute path, which a replay refuses)."""
+    """Write the log: a new file or over a civdsl log (any file but a folder with `force`). The edition
+    and house rules are named as a replay finds them: by name, or by a path relative to the log's folder
+    when inside it (else by an absolute path, which a replay refuses unless in a rulesets root)."""
     folder = config_home(path)
     named = [house_rule_name(h, folder) for h in cfg.house_rules]
-    text = "\n".join(log_lines(game, cfg, named)) + "\n"
+    lines = [dumps(header(game, cfg, named, edition_name(cfg.edition, folder)))] + [dumps(e) for e in game.events]
+    text = "\n".join(lines) + "\n"
     with open_log(path, force) as f:
         try:
             f.write(text)
@@ -80,6 +91,9 @@ def read_log(path: str) -> list[dict]:
             ev = json.loads(line)
         except ValueError as exc:
             raise error("LOG004", f"line {i} is not JSON: {exc}", Span(str(path), i, 1)) from None
+        except RecursionError:  # (the JSON reader recurses; a stranger's line may nest without end)
+            raise error("LOG004", f"line {i} nests arrays and objects too deeply to read", Span(str(path), i, 1),
+                        "replay a log written by `civdsl play --log`") from None
         if not isinstance(ev, dict):
             raise error("LOG004", f"line {i} is not a JSON object", Span(str(path), i, 1))
         events.append(ev)
@@ -171,8 +185,9 @@ def _house_rules(raw: list[str], path: str) -> list[str]:
     return out
 
 
-def _logged_game(path: str) -> tuple[list[dict], GameConfig, Program]:
-    """A log's events, the config its header gives and the program it was played with (checked)."""
+def _logged_game(path: str, edition: str | None = None) -> tuple[list[dict], GameConfig, Program]:
+    """A log's events, the config its header gives and the program it was played with (checked).
+    `edition` (the command line's choice) is where to find the header's edition, if not by the header."""
     events = read_log(path)
     head = _checked_header(events[0], path)
     cfg = GameConfig(edition=head["edition"], players=head["players"], seed=head["seed"],
@@ -180,13 +195,13 @@ def _logged_game(path: str) -> tuple[list[dict], GameConfig, Program]:
                      house_rules=list(head.get("house_rules") or []), max_rounds=head.get("max_rounds"),
                      choices=dict(head.get("choices") or {}))
     house_rules = _house_rules(cfg.house_rules, path)
-    try:
-        program = load_program(cfg.edition, cfg.options, house_rules)
-    except CivError:
-        entry = head.get("edition_entry")  # the edition was named by a path relative to another folder
-        if not entry or not entry.endswith(".civ") or not Path(entry).is_file():
-            raise
-        program = load_program(entry, cfg.options, house_rules)
+    folder = config_home(path)
+    named = edition_entry(cfg.edition, folder, folder) if edition is None else None
+    if named is not None and named.path is None:
+        raise error("LOG010", f"header field `edition`: {named.problem}", Span(str(path), 1, 1),
+                    "a log names its edition by name, or by a path inside the log's folder: keep the log beside "
+                    "its edition, or name the edition yourself with `--edition`")
+    program = load_program(edition or named.path, cfg.options, house_rules)
     if program.ruleset.digest() != head.get("ruleset_hash"):
         raise error("LOG002", f"the rules of `{cfg.edition}` changed since this log was written "
                     f"(hash {head.get('ruleset_hash')} vs {program.ruleset.digest()})", Span(str(path), 1, 1),
@@ -194,10 +209,10 @@ def _logged_game(path: str) -> tuple[list[dict], GameConfig, Program]:
     return events, cfg, program
 
 
-def seat_log(path: str, seat: str) -> list[str]:
+def seat_log(path: str, seat: str, edition: str | None = None) -> list[str]:
     """The log as the player `seat` (`P2`) may read it: the lines of `civdsl view` (see
     `engine.visibility`). The header says whose view it is."""
-    events, cfg, program = _logged_game(path)
+    events, cfg, program = _logged_game(path, edition)
     names = [f"P{i + 1}" for i in range(cfg.players)]
     if seat not in names:
         raise error("LOG009", f"the game has no seat `{seat}`", Span(str(path), 1, 1),
@@ -206,10 +221,10 @@ def seat_log(path: str, seat: str) -> list[str]:
     return [dumps(events[0] | {"seat": seat})] + [dumps(e) for e in sight.seat_events(events[1:], seat, names)]
 
 
-def replay(path: str, game_budget: int = GAME_BUDGET) -> tuple[bool, str]:
+def replay(path: str, game_budget: int = GAME_BUDGET, edition: str | None = None) -> tuple[bool, str]:
     """Re-run a logged game; (True, summary) when every line matches, else (False, first difference).
     The work budget is the replayer's choice, not the log's: a log may come from a stranger."""
-    events, cfg, program = _logged_game(path)
+    events, cfg, program = _logged_game(path, edition)
     answers = _decisions(events, path)
     agents = [ScriptedAgent(answers.get(f"P{i + 1}", [])) for i in range(cfg.players)]
     for a, name in zip(agents, cfg.agents):
@@ -217,6 +232,8 @@ def replay(path: str, game_budget: int = GAME_BUDGET) -> tuple[bool, str]:
     game = new_game(cfg, program, agents=agents, game_budget=game_budget)
     game.run()
     fresh = log_lines(game, cfg)
+    played_at = {"edition_entry": events[0].get("edition_entry")}  # where the files were found when it was played
+    fresh[0] = dumps(json.loads(fresh[0]) | played_at)
     original = [l for l in Path(path).read_text(encoding="utf-8", errors="replace").splitlines() if l.strip()]
     for i, (a, b) in enumerate(zip(original, fresh), 1):
         if a != b:

@@ -27,7 +27,7 @@ from ..engine.state import NEUTRAL, NEUTRAL_NAME, Player, owner_name, to_jsonabl
 from ..language.diagnostics import CivError, Diagnostic, Span, error
 from ..language.names import suggest
 from ..language.parser import parse_expr
-from ..language.paths import files_under, house_rule_file, scenario_home
+from ..language.paths import edition_entry, files_under, house_rule_file, scenario_home
 from ..language.yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems, strict_validator
 
 
@@ -108,14 +108,14 @@ def load_scenario(path: str) -> Scenario:
 
 
 def _edition_ref(sc: Scenario) -> str:
-    """An edition name, or a path relative to the scenario file."""
-    ref = sc.data["edition"]
-    if "\0" in ref:
-        raise error("SCN002", "edition: not a valid edition name or path", sc.span("edition"))
-    rel = Path(sc.path).parent / ref
-    if rel.exists():
-        return str(rel)
-    return ref
+    """An edition name, or a path relative to the scenario file to an edition inside the folder above
+    the scenario's folder (or a rulesets root): the path policy of `language/paths.py`."""
+    named = edition_entry(sc.data["edition"], Path(sc.path).absolute().parent, scenario_home(sc.path))
+    if named.path is None:
+        raise error("SCN012", f"edition: {named.problem}", sc.span("edition"),
+                    "a scenario names its edition by name (`civdsl list`) or by a path to the edition it tests, "
+                    "such as `..` for a scenario in the edition's `scenarios/` folder")
+    return named.path
 
 
 def _house_rules(sc: Scenario) -> list[str]:
