@@ -21,6 +21,8 @@ Measurements (`--only` names):
   fork    Game.fork() in the middle of a decision: RTTA (round 5) and 7-player Avalon Hill (round 12)
   cache   size of the parse cache after checking every shipped ruleset
   large   `civdsl check` of a large legal rule file (10,000 procedures, 430 KB), cold and warm parse cache
+  lab     `simulate`: 1,000 RTTA games stored, scaling over processes and Ray, the cost of storing, and
+          1,000 Avalon Hill heuristic games estimated (lab_bench.py)
 """
 from __future__ import annotations
 
@@ -41,13 +43,14 @@ for path in (ROOT, HERE):
         sys.path.insert(0, str(path))
 
 import rtta_handwritten  # noqa: E402
+from lab_bench import measure_lab  # noqa: E402,F401  (found by name: `measure_<name>`)
 
 from civdsl.api import allowed_players, load_program  # noqa: E402
 from civdsl.engine.agents import make_agents  # noqa: E402
 from civdsl.engine.interpreter import Game  # noqa: E402
 from civdsl.language.diagnostics import CivError  # noqa: E402
 
-MEASURES = ("rtta", "check", "ah", "me", "ws", "fork", "cache", "large")
+MEASURES = ("rtta", "check", "ah", "me", "ws", "fork", "cache", "large", "lab")
 
 
 # ---- the measurements ------------------------------------------------------------------------------------

@@ -368,7 +368,7 @@ class Compiler:
     def _victory(self, d: A.Victory):
         known = {"check": "name", "finish": "name", "winner": "player", "game_over": "global",
                  "rank": "player", "max_rounds": "global", "score": "player", "breakdown": "player",
-                 "summary": "player"}
+                 "summary": "player", "label": "player"}
         for f in d.fields:
             mode = known.get(f.name)
             if mode is None:

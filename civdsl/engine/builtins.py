@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from .budget import ITEMS_PER_UNIT, MAX_SIZE, NESTED, TooLarge, charge, check_int, check_size, check_walk
-from .state import NEUTRAL, NEUTRAL_NAME, Player, ZoneRef
+from .state import NEUTRAL, NEUTRAL_NAME, Player, ZoneRef, to_jsonable
 from .values import Builtin, Die, EntityObj, RuleError, TableValue, field_value
 
 MAX_DICE = 100_000  # dice rolled at once
@@ -187,6 +187,20 @@ def _range(c, a, b):
     if b >= a:
         charge(c, int(b) - int(a) + 1)
     return list(range(int(a), int(b) + 1))
+
+
+@builtin("measure", 1, 2, doc="Record a measurement for statistics over many games (`civdsl simulate`): "
+         "a name and a record of values, e.g. `measure(\"calamity\", {player: p, calamity: c.name, loss: n})`.")
+def _measure(c, name, fields=None):
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"measure() needs a name (a text), got {type_name(name)}")
+    fields = {} if fields is None else fields
+    if not isinstance(fields, dict):
+        raise TypeError(f"measure() records a record of values, got {type_name(fields)}")
+    if len(c.game.measures) >= MAX_SIZE:
+        raise TooLarge(f"more than {MAX_SIZE:,} measurements in one game")
+    c.game.measure(name, to_jsonable(fields, c))
+    return None
 
 
 @builtin("str", 1, doc="A value as text.")

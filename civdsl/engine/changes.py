@@ -42,6 +42,14 @@ class StateChanges:
         ev["rule"] = self.where(self.c.span)
         self.events.append(ev)
 
+    def measure(self, name: str, fields: dict) -> None:
+        """Record a measurement a rule takes (`measure(...)`): kept apart from the log, for statistics
+        over many games; undone with a failing step, never taken while a heuristic or summary looks."""
+        if self.no_random:
+            return
+        self.measures.append({"round": self.state.round, "name": name, "fields": fields,
+                              "rule": self.where(self.c.span)})
+
     def narrate(self, text: str) -> None:
         self._interactions += 1  # (with decisions asked: what a pure evaluation never does, see `setup`)
         self.emit("log", text=text)
@@ -207,7 +215,7 @@ class StateChanges:
         journal = self.journal = []
         self._rng_saved = False
         self._zones_saved = set()
-        self._open.append((journal, len(self.events)))
+        self._open.append((journal, len(self.events), len(self.measures)))
         failed = False
         try:
             return fn(self.c)
@@ -215,6 +223,7 @@ class StateChanges:
             failed = True
             undo(self.state, journal)
             del self.events[self._open[-1][1]:]
+            del self.measures[self._open[-1][2]:]
             raise
         finally:
             self._open.pop()

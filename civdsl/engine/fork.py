@@ -50,8 +50,9 @@ class Forking:
         twin._resume, twin._replay = mid_step, []
         keep = self._open[0][1] if mid_step else len(self.events)
         twin.events = self.events[:keep] if twin.logging else []
+        twin.measures = copy.deepcopy(self.measures[:self._open[0][2]] if mid_step else self.measures)
         if mid_step:  # back to the start of the step, then re-run it with the answers given so far
-            for journal, _ in reversed(self._open):
+            for journal, *_ in reversed(self._open):
                 undo(twin.state, [_copied_entry(entry, memo) for entry in journal if _in_copy(entry, memo)])
             twin._replay = list(reversed(self._step_choices))
         return twin

@@ -80,6 +80,7 @@ class GameResult:
     rounds: int
     winners: list[str]
     ranking: list[dict] = field(default_factory=list)
+    labels: dict = field(default_factory=dict)  # what `victory { label: }` calls each player (not logged)
 
     def to_json(self) -> dict:
         return {"reason": self.reason, "rounds": self.rounds, "winners": self.winners, "ranking": self.ranking}
@@ -112,7 +113,8 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         self._pending_finish = False
         self.started = False
         self.journal: list | None = None  # undo records of the running step (see `transaction`)
-        self._open: list[tuple[list, int]] = []  # open transactions: (journal, events before it)
+        self._open: list[tuple[list, int, int]] = []  # open transactions: (journal, events and measures before it)
+        self.measures: list[dict] = []  # what the rules measured (`measure(...)`), for statistics
         self._rng_saved = False
         self._zones_saved: set[int] = set()  # zones (ids of their lists) journaled in the running transaction
         self.no_random = ""  # while a heuristic or a summary is evaluated: what it is ("a heuristic")
@@ -325,13 +327,16 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         rank_fns = self._victory("rank", [])
         score_fn = self._victory("score")
         breakdown = self._victory("breakdown", [])
-        rows = []
+        label_fn = self._victory("label")
+        rows, labels = [], {}
         for p in self.state.players:
             def ev(fn, field):
                 return to_jsonable(self.guarded(fn, self._victory_span(field), p))
             wins = bool(ev(winner_fn, "winner")) if winner_fn is not None and reason != "round cap" else False
             keys = [ev(k, "rank") for k in rank_fns]
             row = {"player": p.name, "seat": p.seat, "winner_condition": wins, "keys": keys}
+            if label_fn is not None:
+                labels[p.name] = ev(label_fn, "label")
             if score_fn is not None:
                 row["score"] = ev(score_fn, "score")
             if breakdown:
@@ -348,7 +353,7 @@ class Game(StateChanges, Deciding, Initializing, Forking):
                        if r["winner_condition"] == top["winner_condition"] and r["keys"] == top["keys"]]
         for i, r in enumerate(rows, 1):
             r["place"] = i
-        return GameResult(reason, self.state.round, winners, rows)
+        return GameResult(reason, self.state.round, winners, rows, labels)
 
     def round_summary(self) -> list[dict] | None:
         """Evaluate the victory field `summary` for every player (at the end of each round, also the

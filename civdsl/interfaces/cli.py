@@ -15,6 +15,8 @@ from ..engine.budget import DEFAULT_MEMORY_MB, GAME_BUDGET, limit_memory
 from ..language import ast as A
 from ..language import parse_cache
 from ..language.diagnostics import CivError, Diagnostic, render_text
+from . import lab_cli
+from .config_args import add_config_args, config_from_args
 from .report import FORMATS, render
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -57,16 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS, help=NO_CACHE_HELP)
 
     pl = sub.add_parser("play", help="play a game", description="Play a game with agents and print the result.")
-    pl.add_argument("config", nargs="?", help="a YAML game config (optional)")
-    pl.add_argument("--config", dest="config_opt", metavar="FILE", help="a YAML game config")
-    pl.add_argument("--edition", help="edition name (see `civdsl list`), folder, or .civ file")
-    pl.add_argument("--players", type=int, help="number of players")
-    pl.add_argument("--seed", type=int, help="random seed (default 0)")
-    pl.add_argument("--agents", help="agent per player, comma-separated, or one for all: random, heuristic "
-                                     "(plays by the ruleset's heuristics; `greedy` is an older name), human")
-    pl.add_argument("--option", action="append", dest="options", metavar="NAME", help="enable an edition option")
-    pl.add_argument("--house-rule", action="append", dest="house_rules", metavar="FILE", help="apply a house rule")
-    pl.add_argument("--max-rounds", type=int, help="stop after this many rounds")
+    add_config_args(pl, seed_help="random seed (default 0)")
     pl.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here (a new file, or over an "
                                                   "older civdsl log)")
     pl.add_argument("--force", action="store_true",
@@ -124,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--seat", required=True, metavar="P1", help="the player whose view to show")
     v.add_argument("--edition", help=REPLAY_EDITION_HELP)
 
+    lab_cli.add_parsers(sub)
     sub.add_parser("schema", help="print the JSON Schema of game configs",
                    description="Print the config JSON Schema (draft-07).")
     sub.add_parser("list", help="list the shipped editions", description="List the editions civdsl can play.")
@@ -185,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _is_usage(diags: list[Diagnostic]) -> bool:
-    return any(d.code.startswith(("CFG", "AGT", "LOG", "EXP")) for d in diags)
+    return any(d.code.startswith(("CFG", "AGT", "LOG", "EXP", "LAB")) for d in diags)
 
 
 def cmd_check(args) -> int:
@@ -270,14 +264,9 @@ def summary_line(n: int, rows: list[dict], width: int = SUMMARY_WIDTH) -> str:
 def cmd_play(args) -> int:
     from ..api import new_game
     from ..engine.builtins import fmt
-    from ..language.config import GameConfig, load_config, merge_cli
     from ..language.paths import writable_log
     from ..tools.gamelog import write_log
-    path = args.config_opt or args.config
-    cfg = load_config(path) if path else GameConfig()
-    agents = args.agents.split(",") if args.agents else None
-    cfg = merge_cli(cfg, edition=args.edition, players=args.players, seed=args.seed, agents=agents,
-                    options=args.options, house_rules=args.house_rules, max_rounds=args.max_rounds, log=args.log)
+    cfg = config_from_args(args, log=args.log)
     if cfg.log:  # before the game is played: a log that cannot be written must not cost a game
         writable_log(cfg.log, args.force, None if args.log else cfg.span("log"))
     echo = (lambda text: print(f"  {text}")) if args.verbose else None
@@ -439,7 +428,8 @@ def cmd_list(args) -> int:
 
 
 COMMANDS = {"check": cmd_check, "play": cmd_play, "test": cmd_test, "fmt": cmd_fmt, "explain": cmd_explain,
-            "diff": cmd_diff, "replay": cmd_replay, "view": cmd_view, "schema": cmd_schema, "list": cmd_list}
+            "diff": cmd_diff, "replay": cmd_replay, "view": cmd_view, "schema": cmd_schema, "list": cmd_list,
+            **lab_cli.COMMANDS}
 
 
 if __name__ == "__main__":  # pragma: no cover
