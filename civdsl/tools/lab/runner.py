@@ -19,6 +19,7 @@ from typing import Iterable, Iterator
 
 from ...language.config import GameConfig
 from ...language.diagnostics import CivError, error
+from .store import encode
 
 WORKER_DIED = "LAB001"  # the code of a game whose worker process died twice
 
@@ -117,8 +118,9 @@ def _number(v) -> float | None:
 
 
 def play_many(spec: RunSpec, seeds: list[int]) -> list[dict]:
-    """A batch of games in this process (what a pool worker or a Ray task runs)."""
-    return [play_one(spec, s) for s in seeds]
+    """A batch of games in this process, encoded for the results file (what a pool worker or a Ray task
+    runs, and what one process runs game by game)."""
+    return [encode(play_one(spec, s)) for s in seeds]
 
 
 # ---- backends -------------------------------------------------------------------------------------------
@@ -139,7 +141,7 @@ def run_local(spec: RunSpec, seeds: list[int], jobs: int, batch: int | None = No
     are played again one game a process, which tells the game that kills its worker from the others."""
     if jobs <= 1:
         for s in seeds:
-            yield play_one(spec, s)
+            yield from play_many(spec, [s])
         return
     queue = batches(seeds, batch or batch_size(len(seeds), jobs))
     while queue:
@@ -173,8 +175,8 @@ def _one_by_one(spec: RunSpec, seeds: list[int], lives: int = 2) -> Iterator[dic
                     pool.shutdown(wait=False)
                     pool = ProcessPoolExecutor(max_workers=1)
             else:
-                yield failed_game(s, WORKER_DIED, f"the worker process playing this game died {lives} times "
-                                  "(killed, or out of memory)", None)
+                died = f"the worker process playing this game died {lives} times (killed, or out of memory)"
+                yield encode(failed_game(s, WORKER_DIED, died, None))
     finally:
         pool.shutdown(wait=False)
 

@@ -1,6 +1,6 @@
 """`civdsl simulate`: the games of a config not yet in the results file, played and stored as they
-finish. Stored in batches (at least every second), so Ctrl-C or a crash loses at most the games of
-the last second, which the next `simulate` plays again: no game lost, none counted twice."""
+finish. Stored in batches (at least every two seconds), so Ctrl-C or a crash loses at most the games
+of the last two seconds, which the next `simulate` plays again: no game lost, none counted twice."""
 from __future__ import annotations
 
 import time
@@ -12,7 +12,7 @@ from ...language.config import GameConfig
 from .runner import RunSpec, config_hash, play_run, start_ray
 from .store import Store
 
-FLUSH_SECONDS = 1.0
+FLUSH_SECONDS = 2.0
 
 
 @dataclass

@@ -39,6 +39,7 @@ GAME_COLUMNS = ("seed", "ruleset_hash", "players", "rounds", "end_reason", "winn
 PLAYER_COLUMNS = ("seat", "player", "label", "agent", "place", "score", "winner", "breakdown")
 MEASURE_COLUMNS = ("seq", "round", "name", "player", "value", "fields")
 _JSON = {"winners", "breakdown", "fields"}
+TABLES = ("games", "players", "measures")
 
 
 class Store:
@@ -57,6 +58,7 @@ class Store:
             raise error("LAB010", f"cannot open results file `{path}`: {_first_line(exc)}", None,
                         "name a writable file in an existing folder") from None
         self._check_or_create()
+        self.columns = {t: _columns(self.db, t) for t in TABLES}
 
     def _check_or_create(self) -> None:
         tables = {r[0] for r in self.db.execute("SELECT table_name FROM information_schema.tables").fetchall()}
@@ -87,20 +89,14 @@ class Store:
         return {r[0] for r in self.db.execute("SELECT seed FROM games WHERE run_id = ?", [run_id]).fetchall()}
 
     def add_games(self, run_id: str, games: list[dict]) -> None:
-        """Store finished games, all of them or none (one transaction)."""
+        """Store finished games (`encode`d), all of them or none (one transaction)."""
         if not games:
             return
-        g_rows, p_rows, m_rows = [], [], []
-        for rows in games:
-            seed = rows["game"]["seed"]
-            g_rows.append([run_id] + [_cell(k, rows["game"].get(k)) for k in GAME_COLUMNS])
-            p_rows += [[run_id, seed] + [_cell(k, p.get(k)) for k in PLAYER_COLUMNS] for p in rows["players"]]
-            m_rows += [[run_id, seed] + [_cell(k, m.get(k)) for k in MEASURE_COLUMNS] for m in rows["measures"]]
         self.db.execute("BEGIN TRANSACTION")
         try:
-            _insert(self.db, "games", g_rows)
-            _insert(self.db, "players", p_rows)
-            _insert(self.db, "measures", m_rows)
+            for table in TABLES:
+                _insert(self.db, table, run_id, [line for g in games for line in g["lines"][table]],
+                        self.columns[table])
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -128,20 +124,36 @@ class Store:
         return out[0], out[1], out[2]
 
 
-def _insert(db, table: str, rows: list[list]) -> None:
-    """Rows through a JSON Lines file DuckDB reads at once: binding parameters costs DuckDB ~60 µs a
+def encode(rows: dict) -> dict:
+    """A game's rows (see `lab`) as the JSON Lines of its three tables, run id left out: the encoding is
+    most of what storing costs, so the worker that played the game does it. The game's row stays as
+    it is (the run reports failed games from it)."""
+    g, seed = rows["game"], rows["game"]["seed"]
+    return {"game": g, "lines": {
+        "games": [json.dumps({k: _cell(k, g.get(k)) for k in GAME_COLUMNS})],
+        "players": [json.dumps({"seed": seed} | {k: _cell(k, p.get(k)) for k in PLAYER_COLUMNS})
+                    for p in rows["players"]],
+        "measures": [json.dumps({"seed": seed} | {k: _cell(k, m.get(k)) for k in MEASURE_COLUMNS})
+                     for m in rows["measures"]]}}
+
+
+def _columns(db, table: str) -> str:
+    """The table's columns but the run id, as `read_json` wants them: `{'seed': 'BIGINT', ...}`."""
+    types = db.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
+                       "ORDER BY ordinal_position", [table]).fetchall()
+    return "{" + ", ".join(f"'{n}': '{t}'" for n, t in types if n != "run_id") + "}"
+
+
+def _insert(db, table: str, run_id: str, lines: list[str], columns: str) -> None:
+    """Lines through a JSON Lines file DuckDB reads at once: binding parameters costs DuckDB ~60 µs a
     row, as much as playing the game; its JSON reader takes the whole batch in milliseconds."""
-    if not rows:
+    if not lines:
         return
-    names = [c[0] for c in db.execute(f"SELECT * FROM {table} LIMIT 0").description]
-    types = dict(db.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
-                            [table]).fetchall())
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8", delete=False) as f:
-        f.writelines(json.dumps(dict(zip(names, r))) + "\n" for r in rows)
-    columns = "{" + ", ".join(f"'{n}': '{types[n]}'" for n in names) + "}"
+        f.write("\n".join(lines) + "\n")
     try:
-        db.execute(f"INSERT INTO {table} SELECT * FROM read_json('{f.name}', format = 'newline_delimited', "
-                   f"columns = {columns})")
+        db.execute(f"INSERT INTO {table} SELECT ?, * FROM read_json('{f.name}', format = 'newline_delimited', "
+                   f"columns = {columns})", [run_id])
     finally:
         os.unlink(f.name)
 
