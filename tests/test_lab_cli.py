@@ -76,6 +76,14 @@ def test_an_option_that_shortens_the_game_shows_as_a_significant_difference(tmp_
     assert "development" in valued  # what the measurements add up to, besides how often they were taken
     code, text = run(capsys, "compare", a, b, "--games", "60", "--out", tmp_path / "c.duckdb")
     assert "0 game(s) played" in text  # both runs were stored: nothing played again
+    ids = re.findall(r"run (\w+) —", text)
+    code, out = run(capsys, "compare", "--runs", ids[0][:6], ids[1], "--out", tmp_path / "c.duckdb", "--format", "json")
+    stored = json.loads(out)
+    assert code == 0 and stored["paired"] is True
+    assert [(m["metric"], m["group"], m["diff"]) for m in stored["metrics"]] == \
+        [(m["metric"], m["group"], m["diff"]) for m in result["metrics"]]  # the same comparison, read back
+    code, out = run(capsys, "compare", a, b)
+    assert code == 2 and "LAB013" in out
 
 
 def test_configs_of_different_editions_are_not_compared_unless_asked(tmp_path, capsys):

@@ -51,10 +51,13 @@ def add_parsers(sub) -> None:
     c = sub.add_parser("compare", help="two configs on the same seeds, metric by metric",
                        description="Simulate (or read) two configs on the same seeds and compare each metric: "
                        "the difference, its 95%% interval and whether it is significant after a Holm-Bonferroni "
-                       "correction. Configs already simulated in the results file are not played again.")
-    c.add_argument("a", metavar="A.yaml", help="the first config (e.g. an edition)")
-    c.add_argument("b", metavar="B.yaml", help="the second config (e.g. the edition with a house rule)")
-    c.add_argument("--games", type=_positive, required=True, metavar="N")
+                       "correction. Configs already simulated in the results file are not played again. "
+                       "With --runs, compare two runs stored in the results file instead.")
+    c.add_argument("a", metavar="A.yaml", nargs="?", help="the first config (e.g. an edition)")
+    c.add_argument("b", metavar="B.yaml", nargs="?", help="the second config (e.g. the edition with a house rule)")
+    c.add_argument("--runs", nargs=2, metavar=("RUN_A", "RUN_B"),
+                   help="compare two stored runs of --out (ids or their first characters) instead of configs")
+    c.add_argument("--games", type=_positive, metavar="N", help="games a side (needed with configs)")
     c.add_argument("--seed", type=int, help="seed of the first game (default: each config's, else 0)")
     c.add_argument("--jobs", type=_positive, metavar="K")
     c.add_argument("--backend", choices=("local", "ray"), default="local")
@@ -185,8 +188,25 @@ def cmd_stats(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from ..language.config import load_config
     from ..tools.lab import compare
+    if args.runs:
+        sides, labels = _stored_sides(args)
+    elif args.a and args.b and args.games:
+        sides, labels = _simulated_sides(args)
+    else:
+        raise error("LAB013", "compare needs two configs and --games N, or --runs RUN_A RUN_B", None,
+                    "civdsl compare A.yaml B.yaml --games 200, or civdsl compare --runs 1dca 9fe5 --out results.duckdb")
+    try:
+        result = compare.compare(sides[0], sides[1], labels=tuple(labels), allow_mixed=args.allow_mixed)
+    except ValueError as exc:
+        raise error("LAB012", str(exc), None, "pass --allow-mixed to compare configs of different editions") from None
+    _print(result, args.format, compare)
+    return EXIT_OK
+
+
+def _simulated_sides(args):
+    """Both configs simulated on the same seeds (what is stored already is not played again)."""
+    from ..language.config import load_config
     from ..tools.lab.store import Store
     sides, labels = [], []
     for path in (args.a, args.b):
@@ -201,15 +221,31 @@ def cmd_compare(args) -> int:
         finally:
             store.close()
         wanted = set(range(cfg.seed, cfg.seed + args.games))
-        sides.append(([g for g in games if g["seed"] in wanted], [p for p in players if p["seed"] in wanted],
-                      [m for m in measures if m["seed"] in wanted]))
+        sides.append(_only(wanted, games, players, measures))
         labels.append(os.path.basename(path))
+    return sides, labels
+
+
+def _stored_sides(args):
+    """Two runs of the results file, on the seeds both have when they share some (else all of each)."""
+    from ..tools.lab.store import Store
+    if not os.path.exists(args.out):
+        raise error("LAB010", f"no results file `{args.out}`", None, "name it with --out")
+    store = Store(args.out)
     try:
-        result = compare.compare(sides[0], sides[1], labels=tuple(labels), allow_mixed=args.allow_mixed)
-    except ValueError as exc:
-        raise error("LAB012", str(exc), None, "pass --allow-mixed to compare configs of different editions") from None
-    _print(result, args.format, compare)
-    return EXIT_OK
+        runs = [_pick_run(store, wanted) for wanted in args.runs]
+        loaded = [store.load(r["run_id"]) for r in runs]
+    finally:
+        store.close()
+    seeds = [{g["seed"] for g in games} for games, _, _ in loaded]
+    common = seeds[0] & seeds[1]
+    sides = [_only(common or seen, *rows) for seen, rows in zip(seeds, loaded)]
+    return sides, [f"{r['run_id'][:8]} ({r['config_path'] or r['edition']})" for r in runs]
+
+
+def _only(seeds: set, games: list, players: list, measures: list) -> tuple:
+    return ([g for g in games if g["seed"] in seeds], [p for p in players if p["seed"] in seeds],
+            [m for m in measures if m["seed"] in seeds])
 
 
 def _print(result: dict, form: str, module) -> None:
