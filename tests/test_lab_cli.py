@@ -106,5 +106,8 @@ def test_stats_asks_which_run_when_a_file_holds_several(results, tmp_path, capsy
     run_id = re.search(r"pick one with --run: (\w+)", out).group(1)
     code, out = run(capsys, "stats", db, "--run", run_id[:6], "--format", "json")
     assert code == 0 and json.loads(out)["run"]["run_id"] == run_id
+    one = write(tmp_path / "one.yaml", "edition: roll-through-the-ages\nplayers: 1\n")
+    code, out = run(capsys, "stats", db, "--config", one, "--format", "json")
+    assert code == 0 and json.loads(out)["counts"]["player_counts"] == [{"players": 1, "games": 3}]
     code, out = run(capsys, "stats", tmp_path / "missing.duckdb")
     assert code == 2 and "no results file" in out

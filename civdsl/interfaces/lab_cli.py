@@ -44,6 +44,7 @@ def add_parsers(sub) -> None:
                         "share, measurements and summary metrics of the games stored in a results file.")
     st.add_argument("db", metavar="RESULTS", help="a results file written by `civdsl simulate`")
     st.add_argument("--run", help="the run to show (an id or its first characters; default: the only one)")
+    st.add_argument("--config", metavar="FILE", help="show the run of this config (under its current rules)")
     st.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     st.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with figures")
     st.add_argument("--plots", metavar="DIR", help="also write the figures as PNG and SVG files")
@@ -172,9 +173,10 @@ def cmd_stats(args) -> int:
     from ..tools.lab.store import Store
     if not os.path.exists(args.db):
         raise error("LAB010", f"no results file `{args.db}`", None, "run `civdsl simulate CONFIG --games N` first")
+    wanted = _run_of_config(args.config) if args.config else args.run
     store = Store(args.db)
     try:
-        run = _pick_run(store, args.run)
+        run = _pick_run(store, wanted)
         games, players, measures = store.load(run["run_id"])
     finally:
         store.close()
@@ -185,6 +187,15 @@ def cmd_stats(args) -> int:
         from ..tools.lab.figures import write_figures
         write_figures(summary, games, players, measures, html=args.html, plots_dir=args.plots)
     return EXIT_OK
+
+
+def _run_of_config(path: str) -> str:
+    """The id of the run a config makes under its current rules (what `simulate` stored it under)."""
+    from ..language.config import load_config
+    from ..tools.lab.runner import config_hash
+    from ..tools.lab.simulation import prepare
+    spec, players, ruleset_hash, _ = prepare(load_config(path))
+    return config_hash(spec, ruleset_hash, players)
 
 
 def cmd_compare(args) -> int:
