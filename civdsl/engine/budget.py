@@ -16,7 +16,7 @@ from __future__ import annotations
 from .values import RuleError
 
 STEP_BUDGET = 2_000_000        # units per step
-GAME_BUDGET = 400_000_000      # units per game (the largest shipped game, 9-player Mega Empires, uses ~20M)
+GAME_BUDGET = 400_000_000      # units per game (the largest shipped game uses ~20M: docs/security.md)
 MAX_SIZE = 1_000_000           # items of a list or record, characters of a text
 MAX_INT_BITS = 4_096           # bits of a whole number (about 1,230 digits)
 INLINE_INT = 1 << (MAX_INT_BITS // 2)  # numbers below this are added, subtracted, multiplied inline

@@ -104,7 +104,7 @@ def resolve_rule_path(base_file: str, rel: str, root: Path, span: Span | None, w
         kind = "map file" if what == "map" else "rule file"
         raise error("LOAD006", f"{what} path `{rel}` does not name a `{suffix}` {kind}", span,
                     f"{what} reads only `{suffix}` files" +
-                    ("; `extends` without `.civ` names an edition (`extends \"avalon-hill-1981\"`)"
+                    ("; `extends` without `.civ` names an edition by its name (`civdsl list` shows them)"
                      if what == "extends" else ""))
     return target
 

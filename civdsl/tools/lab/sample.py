@@ -123,38 +123,29 @@ def label_of(sample: Sample, measure: dict) -> str | None:
     return sample.labels.get((measure.get("run_id"), measure.get("seed"), str(measure["player"])))
 
 
+def _tally(pairs) -> dict:
+    """key -> (wins, games) from (key, won) pairs, sorted by key."""
+    out: dict = {}
+    for key, won in pairs:
+        t = out.setdefault(key, [0, 0])
+        t[0] += won
+        t[1] += 1
+    return {k: (w, n) for k, (w, n) in sorted(out.items())}
+
+
 def seat_tallies(sample: Sample) -> dict[int, tuple[int, int]]:
     """seat -> (wins, games in which the seat was taken); a tie is a win for every tied winner."""
-    out: dict[int, list[int]] = {}
-    for g in sample.games:
-        for seat, s in g.seats.items():
-            t = out.setdefault(seat, [0, 0])
-            t[0] += s.won
-            t[1] += 1
-    return {seat: (w, n) for seat, (w, n) in sorted(out.items())}
+    return _tally((seat, s.won) for g in sample.games for seat, s in g.seats.items())
 
 
 def label_tallies(sample: Sample) -> dict[str, tuple[int, int]]:
     """label -> (wins, games played under it)."""
-    out: dict[str, list[int]] = {}
-    for g in sample.games:
-        for s in g.seats.values():
-            if s.label is not None:
-                t = out.setdefault(str(s.label), [0, 0])
-                t[0] += s.won
-                t[1] += 1
-    return {label: (w, n) for label, (w, n) in sorted(out.items())}
+    return _tally((str(s.label), s.won) for g in sample.games for s in g.seats.values() if s.label is not None)
 
 
 def first_seat_tallies(sample: Sample) -> dict[int, tuple[int, int]]:
     """player count -> (seat-1 wins, games)."""
-    out: dict[int, list[int]] = {}
-    for g in sample.games:
-        if 1 in g.seats:
-            t = out.setdefault(g.players, [0, 0])
-            t[0] += g.seats[1].won
-            t[1] += 1
-    return {n: (w, c) for n, (w, c) in sorted(out.items())}
+    return _tally((g.players, g.seats[1].won) for g in sample.games if 1 in g.seats)
 
 
 def lengths(sample: Sample) -> list[int]:
