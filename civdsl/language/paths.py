@@ -222,7 +222,7 @@ def edition_entry(raw: str, base: Path, home: Path) -> Resolved:
 def house_rule_file(raw: str, base: Path, home: Path | None) -> Resolved:
     """A `house_rules` entry as a file: a path relative to `base` (the folder of the config, scenario
     or log) that, symbolic links followed, is a `.civ` file inside `home` or a rulesets root, or else a
-    shipped variant's name (`gentle-calamities`). `home` None: any `.civ` file (a command-line path)."""
+    shipped variant's name (as `civdsl list` shows it). `home` None: any `.civ` file (a command-line path)."""
     from .editions import list_variants
     if not isinstance(raw, str) or not raw or "\0" in raw:
         return Resolved(None, f"{raw!r} is not a file name", refused=True)
