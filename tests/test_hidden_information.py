@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from one_file import one_file_edition
 
 from civdsl.api import allowed_players, compile_entry
 from civdsl.engine.agents import HeuristicAgent, RandomAgent, ScriptedAgent
 from civdsl.engine.interpreter import Game
+from civdsl.engine.visibility import visibility_of
 from civdsl.language.diagnostics import CivError
 from civdsl.language.editions import list_editions
 
@@ -184,3 +186,27 @@ def test_observations_never_show_another_players_hand():
         assert obs["players"][2]["zones"]["hand"] == {"hidden": True, "count": 1}
         assert obs["zones"]["deck"] == {"hidden": True, "count": 2}
         assert "Wood" in json.dumps(obs["players"][0]["zones"]["hand"])  # P1's own hand is shown
+
+
+def test_a_random_pick_from_a_hidden_hand_is_blanked_in_every_seat_log(tmp_path):
+    """`random_pick` logs what it picked but not where from: in a game that hides anything, a seat's log
+    never shows it (it may be another player's hidden card)."""
+    text = (ROOT / "tests" / "data" / "rulesets" / "tiny" / "game.civ").read_text() + '''
+phase steal "Steal" {
+  let victims = [q for q in players where q != player and len(q.hand) > 0]
+  if len(victims) > 0 {
+    let card = random_pick(first(victims).hand)
+    move card from first(victims).hand to player.hand
+  }
+}
+sequence { phases: race, steal }
+'''
+    prog = compile_entry(one_file_edition(tmp_path, text.replace("sequence { phases: race }\n", "")))
+    game = Game(prog, 3, 4, [RandomAgent(4, i) for i in range(1, 4)], max_rounds=30)
+    game.run()
+    picks = [ev for ev in game.events if ev["type"] == "random"]
+    assert picks and all(ev["picked"] in ("One", "Two") for ev in picks)
+    names = [p.name for p in game.state.players]
+    for seat in names:
+        for ev in visibility_of(prog).seat_events(picks, seat, names):
+            assert ev["picked"] is None and ev["among"] >= 1

@@ -20,6 +20,7 @@ from ..language.loader import Ruleset, resolve_inside
 from ..language.names import suggest
 from .emit import Emitter
 from .module import ModuleBuilder
+from .views import compile_decision_texts, compile_views
 
 KIND_TYPES = {"int", "number", "text", "bool", "any", "block", "list", "record"}
 
@@ -142,6 +143,8 @@ class Compiler:
         for d in self.of(A.Heuristic):
             self.fn(d.expr, ["player", "option"], lambda f, name=d.name: prog.heuristics.__setitem__(name, f),
                     ["player"])
+        compile_views(self)
+        compile_decision_texts(self)
         for d in self.of(A.Invariant):
             entry = [d.name, None, d.span]
             prog.invariants.append(entry)
@@ -170,6 +173,11 @@ class Compiler:
             if d.name not in self.choose_tags:
                 self.warn("LNT002", f"heuristic for \"{d.name}\", but no rule asks a decision with that tag", d.span,
                           self.did_you_mean(d.name, self.choose_tags) and
+                          f"did you mean \"{suggest(d.name, self.choose_tags)}\"?")
+        for d in self.of(A.DecisionText):
+            if d.name not in self.choose_tags:
+                self.warn("LNT007", f"words for decision \"{d.name}\", but no rule asks a decision with that tag",
+                          d.span, self.did_you_mean(d.name, self.choose_tags) and
                           f"did you mean \"{suggest(d.name, self.choose_tags)}\"?")
         for kind, names in self.prog.by_kind.items():
             if kind in self.strings:

@@ -18,6 +18,7 @@ from .builtins import fmt
 from .runtime import PY_ERRORS, py_error, rule_error
 from .state import Player, to_jsonable
 from .values import RuleError
+from .views import decision_words
 
 
 @dataclass(slots=True)
@@ -32,7 +33,13 @@ class Decision:
 
     @property
     def labels(self) -> list[str]:
-        return [fmt(o) for o in self.options]
+        """The options in words (the ruleset's `decision "tag" { label: }`, else as logged)."""
+        return decision_words(self)[1]
+
+    @property
+    def question(self) -> str | None:
+        """What the decision is about, in the ruleset's words (`decision "tag" { question: }`)."""
+        return decision_words(self)[0]
 
     def observation(self) -> dict:
         return self.game.observation(self.player)

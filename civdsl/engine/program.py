@@ -27,6 +27,18 @@ class CompiledPhase:
 
 
 @dataclass
+class CompiledView:
+    """A `view`: one per player (`of` names the local bound to that player) or one for the table.
+    `panels` are `[kind, title, fn, span]`; `fields` the view's own fields (`label`, `colour`) by name."""
+    name: str
+    title: str | None
+    of: str | None
+    fields: dict[str, list]  # name -> [fn, span]
+    panels: list[list]
+    span: Span
+
+
+@dataclass
 class Program:
     """Everything a game needs, compiled: declarations, functions, and where each came from.
 
@@ -51,6 +63,8 @@ class Program:
     setup: Callable | None = None
     victory: dict[str, list] = field(default_factory=dict)  # name -> [fn, fns or a mode, span]
     heuristics: dict[str, Callable] = field(default_factory=dict)
+    views: list[CompiledView] = field(default_factory=list)
+    decision_texts: dict[str, dict] = field(default_factory=dict)  # tag -> field name -> [fn, span]
     invariants: list[list] = field(default_factory=list)  # [name, fn, span]
     bounds: dict[tuple[str, str], tuple[int | None, int | None]] = field(default_factory=dict)
     player_bounds: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)  # by counter name

@@ -10,7 +10,8 @@ player who holds it; a global one then has no owner and is seen by nobody) or `v
   its length), a hidden counter reads as 0, a hidden variable as `none` (or, when it holds a record
   or a list, an empty one, so that rules that look things up in it still run);
 - the log a seat may read (`seat_events`): items moved into or out of zones it cannot see, values of
-  counters and variables it cannot see, and other players' answers are blanked.
+  counters and variables it cannot see, other players' answers, and — in a game that hides anything —
+  what `random_pick` picked (the log does not say where from: it may be a hidden hand) are blanked.
 
 Narration (`log "..."`) is public: a rule that narrates must not name what a seat may not see.
 """
@@ -62,13 +63,14 @@ class Visibility:
         return self.own_values if owner is viewer else self.other_values
 
     # -- the observation ------------------------------------------------------------------------------------
-    def observe(self, state: GameState, viewer: Player) -> dict:
-        """The game as `viewer` may see it, as JSON (no random state)."""
+    def observe(self, state: GameState, viewer: Player | None) -> dict:
+        """The game as `viewer` may see it (None: a spectator, who sees what every player may), as JSON
+        (no random state)."""
         data = state.to_json()
         _mask(data, None, self, viewer, state.zones)
         for p, pdata in zip(state.players, data["players"]):
             _mask(pdata, p, self, viewer, p.zones)
-        data["you"] = viewer.seat
+        data["you"] = viewer.seat if viewer is not None else None
         return data
 
     # -- the heuristic's view ---------------------------------------------------------------------------------
@@ -122,6 +124,8 @@ class Visibility:
                 return ev | {"value": None, "was": None}
         elif kind == "decision" and ev.get("player") != viewer:
             return ev | {"choice": None, "value": None}
+        elif kind == "random" and self.hides_anything:
+            return ev | {"picked": None}  # (where it was picked from is not logged: it may be a hidden hand)
         return ev
 
     def _sees(self, label: str, viewer: str, players: list[str], zone: bool) -> bool:

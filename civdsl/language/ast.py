@@ -519,6 +519,41 @@ class Heuristic(Decl):
 
 
 @dataclass(slots=True)
+class DecisionText(Decl):
+    """`decision "tag" { question: .. label: .. }`: a decision in words, for people (never for agents)."""
+    name: str
+    fields: list[Field]
+    span: Span
+
+    def key(self):
+        return ("decision", self.name)
+
+
+@dataclass(slots=True)
+class ViewItem:
+    """One line of a view: a panel (`counters "Goods": {..}`: `kind`, `title`) or a field (`label: ..`,
+    `title` None)."""
+    kind: str
+    title: str | None
+    expr: Expr
+    span: Span
+
+
+@dataclass(slots=True)
+class View(Decl):
+    """`view name "title" of p { panels }`: what a player sees, one view per player (`of p`) or one
+    for the whole table."""
+    name: str
+    title: str | None
+    of: str | None
+    items: list[ViewItem]
+    span: Span
+
+    def key(self):
+        return ("view", self.name)
+
+
+@dataclass(slots=True)
 class Invariant(Decl):
     """`invariant "name" = expr`: must hold after every phase in checked runs."""
     name: str

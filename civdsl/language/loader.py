@@ -275,7 +275,7 @@ def modify(decl: A.Decl, mod: A.Modify) -> A.Decl:
         return replace(decl, fields=list(fields.values()))
     if isinstance(decl, A.Table):
         return replace(decl, rows=_modify_rows(decl, mod))
-    if isinstance(decl, (A.GameDecl, A.Victory, A.Track)):
+    if isinstance(decl, (A.GameDecl, A.Victory, A.Track, A.DecisionText)):
         fields = {f.name: f for f in decl.fields}
         for f in mod.fields:
             fields[f.name] = f

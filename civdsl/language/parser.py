@@ -246,6 +246,21 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
     def heuristic_decl(self, meta, c):
         return A.Heuristic(_unquote(c[0]), c[1], self.s(meta))
 
+    def decision_decl(self, meta, c):
+        return A.DecisionText(_unquote(c[0]), list(c[1:]), self.s(meta))
+
+    def view_decl(self, meta, c):
+        name, title, of, *items = c
+        return A.View(str(name), _unquote(title) if title is not None else None,
+                      str(of) if of is not None else None, items, self.s(meta))
+
+    def view_kind(self, meta, c):
+        return str(c[0])
+
+    def view_item(self, meta, c):
+        kind, title, expr = c
+        return A.ViewItem(str(kind), _unquote(title) if title is not None else None, expr, self.s(meta))
+
     def invariant_decl(self, meta, c):
         return A.Invariant(_unquote(c[0]), c[1], self.s(meta))
 

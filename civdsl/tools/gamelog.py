@@ -155,7 +155,7 @@ def _checked_header(head: dict, path: str) -> dict:
     return head
 
 
-def _decisions(events: list[dict], path: str) -> dict[str, list]:
+def logged_answers(events: list[dict], path: str) -> dict[str, list]:
     """The logged answers per player, from `decision` events (LOG007 when one is malformed)."""
     answers: dict[str, list] = {}
     for line, ev in enumerate(events, 1):
@@ -185,7 +185,7 @@ def _house_rules(raw: list[str], path: str) -> list[str]:
     return out
 
 
-def _logged_game(path: str, edition: str | None = None) -> tuple[list[dict], GameConfig, Program]:
+def logged_game(path: str, edition: str | None = None) -> tuple[list[dict], GameConfig, Program]:
     """A log's events, the config its header gives and the program it was played with (checked).
     `edition` (the command line's choice) is where to find the header's edition, if not by the header."""
     events = read_log(path)
@@ -212,7 +212,7 @@ def _logged_game(path: str, edition: str | None = None) -> tuple[list[dict], Gam
 def seat_log(path: str, seat: str, edition: str | None = None) -> list[str]:
     """The log as the player `seat` (`P2`) may read it: the lines of `civdsl view` (see
     `engine.visibility`). The header says whose view it is."""
-    events, cfg, program = _logged_game(path, edition)
+    events, cfg, program = logged_game(path, edition)
     names = [f"P{i + 1}" for i in range(cfg.players)]
     if seat not in names:
         raise error("LOG009", f"the game has no seat `{seat}`", Span(str(path), 1, 1),
@@ -224,8 +224,8 @@ def seat_log(path: str, seat: str, edition: str | None = None) -> list[str]:
 def replay(path: str, game_budget: int = GAME_BUDGET, edition: str | None = None) -> tuple[bool, str]:
     """Re-run a logged game; (True, summary) when every line matches, else (False, first difference).
     The work budget is the replayer's choice, not the log's: a log may come from a stranger."""
-    events, cfg, program = _logged_game(path, edition)
-    answers = _decisions(events, path)
+    events, cfg, program = logged_game(path, edition)
+    answers = logged_answers(events, path)
     agents = [ScriptedAgent(answers.get(f"P{i + 1}", [])) for i in range(cfg.players)]
     for a, name in zip(agents, cfg.agents):
         a.name = name
