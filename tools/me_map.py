@@ -405,6 +405,10 @@ def check(data: dict) -> None:
 def main(argv: list[str]) -> int:
     ref = Path(argv[1]) if len(argv) > 1 else REFERENCE
     data = build(ref)
+    if OUT.exists():  # the schematic layout is made by tools/map_schematic.py from this file: keep it
+        geometry = json.loads(OUT.read_text(encoding="utf-8")).get("geometry")
+        if geometry is not None:
+            data["geometry"] = geometry
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     c = data["counts"]

@@ -17,6 +17,10 @@ element (`borders[3][1]`, `areas["Aegean Sea"].limit`), never an exception. Code
     MAP005 a border not                MAP010 a list of area names (coastlines, uncertain or rejected
            [area, area, type]                 borders) names an unknown area, or an area's provenance
                                               list names an attribute it does not have
+                                       MAP011 the `geometry` names an unknown area, or has no shape
+                                              for an area of the map
+                                       MAP012 a `geometry` point off the board (its width and height),
+                                              or an area's shape with neither polygons nor a point
 
 Checking costs little for a good map: a quick check compiled from the schema passes it in a few
 milliseconds; only a map the quick check refuses is handed to `jsonschema`, the authority, which says
@@ -38,7 +42,7 @@ from .state import MapGraph
 
 MAX_MAP_BYTES = 5_000_000
 MAX_MAP_DEPTH = 32
-"""Arrays and objects nested in a map file (the shipped maps nest 5 deep); deeper is refused unread."""
+"""Arrays and objects nested in a map file (the shipped maps nest 7 deep); deeper is refused unread."""
 MAX_MAP_PROBLEMS = 20
 """Problems reported for one map file; the last one reported says when the file has more."""
 
@@ -439,7 +443,7 @@ def _build(data: dict) -> tuple[MapGraph, list[Problem]]:
     worked out only for the problems reported, so a file of 100,000 bad names costs no 100,000 searches."""
     areas = data["areas"]
     problems: list[Problem] = []
-    graph = MapGraph()
+    graph = MapGraph(geometry=data.get("geometry"))
     for name, attrs in areas.items():
         graph.areas[name] = dict(attrs)
         graph.borders[name] = {}
@@ -483,7 +487,40 @@ def _build(data: dict) -> tuple[MapGraph, list[Problem]]:
                     problems.append(("MAP010", (field, i, "areas", j),
                                      f"names {_show(end)}, which is not an area of the map",
                                      lambda end=end: _did_you_mean(end, areas)))
+    if graph.geometry is not None:
+        problems.extend(_geometry_problems(graph.geometry, areas))
     return graph, problems
+
+
+def _geometry_problems(geometry: dict, areas: dict) -> list[Problem]:
+    """Shapes for exactly the map's areas, every point on the board (the schema has checked the types).
+    At most one point off the board is reported per area, so a hostile file costs no million problems."""
+    problems: list[Problem] = []
+    shapes = geometry["areas"]
+    width, height = geometry["width"], geometry["height"]
+    for name, shape in shapes.items():
+        where = ("geometry", "areas", name)
+        if name not in areas:
+            problems.append(("MAP011", where, "is not an area of the map",
+                             lambda name=name: _did_you_mean(name, areas)))
+            continue
+        if "polygons" not in shape and "at" not in shape:
+            problems.append(("MAP012", where, "has neither `polygons` nor a point `at`", "give the area a shape"))
+        points = [(("label",), shape["label"])] if "label" in shape else []
+        points += [(("at",), shape["at"])] if "at" in shape else []
+        points += [(("polygons", i, j), pt) for i, poly in enumerate(shape.get("polygons", ()))
+                   for j, pt in enumerate(poly)]
+        for tail, (x, y) in points:
+            if not (0 <= x <= width and 0 <= y <= height):
+                problems.append(("MAP012", where + tail, f"is [{_show(x, 20)}, {_show(y, 20)}], off the board "
+                                 f"(width {_show(width, 20)}, height {_show(height, 20)})",
+                                 "points lie between 0 and the geometry's width and height"))
+                break
+    missing = [name for name in areas if name not in shapes]
+    for name in missing[:MAX_MAP_PROBLEMS]:
+        problems.append(("MAP011", ("geometry", "areas"), f"gives no shape for the area {_show(name)}",
+                         "every area of the map needs `polygons` or a point `at`"))
+    return problems
 
 
 def _did_you_mean(name: str, known) -> str | None:

@@ -79,6 +79,8 @@ class MapGraph:
 
     areas: dict[str, dict] = field(default_factory=dict)
     borders: dict[str, dict[str, str]] = field(default_factory=dict)
+    geometry: dict | None = field(default=None, repr=False, compare=False)
+    """How the map is drawn (the map file's `geometry`: shapes or points per area); rules never read it."""
     _near: dict = field(default_factory=dict, repr=False, compare=False)
 
     def neighbours(self, area: str, kind: str | None = None) -> list[str]:
