@@ -23,6 +23,8 @@ Measurements (`--only` names):
   large   `civdsl check` of a large legal rule file (10,000 procedures, 430 KB), cold and warm parse cache
   lab     `simulate`: 1,000 RTTA games stored, scaling over processes and Ray, the cost of storing, and
           1,000 Avalon Hill heuristic games estimated (lab_bench.py)
+  render  the Avalon Hill board as SVG (<= 50 ms) and PNG (render_bench.py)
+  web     a person's turn through a real `civdsl serve`, over the interpreter's own time (<= 20 ms; web_bench.py)
 """
 from __future__ import annotations
 
@@ -44,13 +46,15 @@ for path in (ROOT, HERE):
 
 import rtta_handwritten  # noqa: E402
 from lab_bench import measure_lab  # noqa: E402,F401  (found by name: `measure_<name>`)
+from render_bench import measure_render  # noqa: E402,F401
+from web_bench import measure_web  # noqa: E402,F401
 
 from civdsl.api import allowed_players, load_program  # noqa: E402
 from civdsl.engine.agents import make_agents  # noqa: E402
 from civdsl.engine.interpreter import Game  # noqa: E402
 from civdsl.language.diagnostics import CivError  # noqa: E402
 
-MEASURES = ("rtta", "check", "ah", "me", "ws", "fork", "cache", "large", "lab")
+MEASURES = ("rtta", "check", "ah", "me", "ws", "fork", "cache", "large", "lab", "render", "web")
 
 
 # ---- the measurements ------------------------------------------------------------------------------------

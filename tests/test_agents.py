@@ -2,6 +2,7 @@
 ruleset's heuristics, and `greedy` as the heuristic agent's older name."""
 from __future__ import annotations
 
+import copy
 import io
 from pathlib import Path
 
@@ -35,7 +36,8 @@ def test_human_agent_numbers_the_options_retries_and_shows_state():
     game.run()
     text = out.getvalue()
     assert "P1: how to move" in text and "  1. walk" in text and "  2. run" in text
-    assert "counters:" in text  # `?` shows the player's own state
+    assert "  score: 0\n  hand: -\n" in text  # `?` shows the player's own state, as words rather than dicts
+    assert "{" not in text
     assert "please type a number from 1 to 2" in text
     assert "choose a number (? to see your state): " in text  # no map: no `m` command offered
     decisions = [e for e in game.events if e["type"] == "decision" and e["player"] == "P1"]
@@ -166,3 +168,13 @@ def test_long_area_labels_stay_on_one_short_line():
     label = option_label(game, "Delta", "Delta")
     assert label.startswith("Delta — coast; P2: 1 kind00, 2 kind01")
     assert len(label) <= 100 and label.endswith("…") and "\n" not in label
+
+
+def test_long_attributes_are_clipped_before_the_pieces():
+    game, _ = atlas_game("")
+    game.start()
+    board = game.state.maps["board"] = copy.copy(game.state.maps["board"])  # (the program's map stays as it was)
+    board.areas = {**board.areas, "Thebes": {**board.areas["Thebes"], **{f"note{i}": "x" * 8 for i in range(12)}}}
+    label = option_label(game, "Thebes", "Thebes")
+    assert label.startswith("Thebes — limit 2, flood_plain, note0 xxxxxxxx")
+    assert label.endswith("…; P1: 1 city") and len(label) <= 100  # the pieces stay in sight

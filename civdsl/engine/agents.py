@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import random
 import sys
+from contextlib import contextmanager
 from typing import Protocol
 
 from ..language.diagnostics import error
@@ -25,6 +26,7 @@ PLAYABLE_AGENTS = ("random", "heuristic", "human")  # the names a config or `--a
 AGENT_ALIASES = {"greedy": "heuristic"}  # older names, accepted and played exactly the same
 
 MAX_LABEL = 100  # characters of an option's label with its map summary
+MIN_ABOUT = 20  # characters of an area's attributes kept however many pieces follow
 
 
 class Agent(Protocol):
@@ -73,7 +75,9 @@ GreedyAgent = HeuristicAgent  # the agent's older name
 
 
 class HumanAgent:
-    """Numbered options at the terminal; `?` shows what the player can see, `m` their map areas.
+    """The plain terminal agent, for programs that embed the engine: numbered options, `?` for what the
+    player can see, `m` for their map areas. `civdsl play` seats the richer agent of
+    `civdsl.interfaces.terminal` instead (see `human_agents`).
 
     An option that names a map area is labelled with the area's attributes and the pieces on it.
     """
@@ -91,24 +95,17 @@ class HumanAgent:
         out = self.stdout
         game = decision.game
         has_map = bool(game.state.maps)
-        out.write(f"\n{decision.player.name}: {decision.tag}\n")
-        labels = decision.labels
-        for i, (option, label) in enumerate(zip(decision.options, labels), 1):
-            if has_map:
-                label = option_label(game, option, label)
+        out.write(f"\n{decision.player.name}: {decision.question or decision.tag}\n")
+        for i, label in enumerate(option_labels(decision), 1):
             out.write(f"  {i}. {label}\n")
         prompt = "choose a number (? to see your state" + (", m for your map areas" if has_map else "") + "): "
         while True:
             out.write(prompt)
             out.flush()
-            line = self.stdin.readline()
-            if not line:
-                raise error("AGT002", "no more input from the terminal", None)
-            line = line.strip()
+            line = read_answer(self.stdin)
             if line == "?":
-                obs = decision.observation()
-                me = obs["players"][decision.player.index]
-                out.write(f"  counters: {me['counters']}\n  zones: {me['zones']}\n")
+                for text in state_summary(decision.observation(), decision.player.index):
+                    out.write(f"  {text}\n")
                 continue
             if line.lower() == "m":
                 for text in map_summary(game, decision.player):
@@ -117,6 +114,44 @@ class HumanAgent:
             if line.isdigit() and 1 <= int(line) <= len(decision.options):
                 return int(line) - 1
             out.write(f"  please type a number from 1 to {len(decision.options)}\n")
+
+
+def read_answer(stdin) -> str:
+    """One line typed at the terminal, stripped; the end of the input is AGT002 (a game cannot wait)."""
+    line = stdin.readline()
+    if not line:
+        raise error("AGT002", "no more input from the terminal", None)
+    return line.strip()
+
+
+def option_labels(decision) -> list[str]:
+    """The options' labels in words; an option that names a map area also says what stands there."""
+    game = decision.game
+    labels = decision.labels
+    if not game.state.maps:
+        return list(labels)
+    return [option_label(game, option, label) for option, label in zip(decision.options, labels)]
+
+
+def state_summary(obs: dict, index: int) -> list[str]:
+    """What `?` prints in the plain agent: the player's counters, variables and zones as `name value`
+    lines (a hidden zone as its size)."""
+    me = obs["players"][index]
+    lines = []
+    for part in ("counters", "vars", "zones"):
+        for name, value in me.get(part, {}).items():
+            lines.append(f"{name}: {_plain(value)}")
+    return lines
+
+
+def _plain(value) -> str:
+    if isinstance(value, dict):
+        if value.get("hidden"):
+            return f"{value['count']} hidden" if "count" in value else "hidden"
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items()) or "-"
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value) or "-"
+    return fmt(value)
 
 
 def _find_area(game, name) -> dict | None:
@@ -134,8 +169,8 @@ def _clip(text: str, limit: int = MAX_LABEL) -> str:
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
-def area_description(game, area: str, attrs: dict) -> str:
-    """`limit 3, city_site black; P1: 2 token; P2: 1 city`: the area's scalar attributes (numbers,
+def area_parts(game, area: str, attrs: dict) -> tuple[str, str]:
+    """(`limit 3, city_site black`, `P1: 2 token; P2: 1 city`): the area's scalar attributes (numbers,
     texts, and the names of true flags) and every player's pieces on it, in seat order."""
     parts = []
     for key, value in attrs.items():
@@ -144,15 +179,25 @@ def area_description(game, area: str, attrs: dict) -> str:
                 parts.append(str(key))
         elif isinstance(value, (int, float, str)):
             parts.append(f"{key} {fmt(value)}")
-    sections = [", ".join(parts)] if parts else []
     players = game.state.players
     by_owner: dict = {}
     for (owner, kind), n in sorted(game.state.pieces.by_area.get(area, {}).items()):
         by_owner.setdefault(owner, []).append(f"{n} {kind}")
-    for owner, counts in by_owner.items():
-        who = owner_name(players, owner)
-        sections.append(f"{who}: {', '.join(counts)}")
-    return "; ".join(sections)
+    pieces = "; ".join(f"{owner_name(players, owner)}: {', '.join(counts)}" for owner, counts in by_owner.items())
+    return ", ".join(parts), pieces
+
+
+def described(name: str, about: str, pieces: str, limit: int = MAX_LABEL) -> str:
+    """`name — attributes; pieces` on one line of at most `limit` characters. The attributes are
+    clipped first: the pieces are what a player weighs, so they stay in sight."""
+    if not about and not pieces:
+        return name
+    head = f"{name} — "
+    tail = f"; {pieces}" if about and pieces else pieces
+    room = limit - len(head) - len(tail)
+    if len(about) > room:
+        about = _clip(about, max(room, MIN_ABOUT))
+    return _clip(head + about + tail, limit)
 
 
 def option_label(game, option, label: str) -> str:
@@ -163,8 +208,7 @@ def option_label(game, option, label: str) -> str:
     attrs = _find_area(game, option)
     if attrs is None:
         return label
-    about = area_description(game, option, attrs)
-    return _clip(f"{label} — {about}" if about else label)
+    return described(label, *area_parts(game, option, attrs))
 
 
 def map_summary(game, player) -> list[str]:
@@ -176,9 +220,7 @@ def map_summary(game, player) -> list[str]:
         return [f"{player.name} has no pieces on the map"]
     lines = [f"{player.name} has pieces on {len(mine)} area(s):"]
     for area in mine:
-        attrs = _find_area(game, area) or {}
-        about = area_description(game, area, attrs)
-        lines.append("  " + _clip(f"{area} — {about}" if about else area))
+        lines.append("  " + described(area, *area_parts(game, area, _find_area(game, area) or {})))
     return lines
 
 
@@ -206,7 +248,7 @@ class ScriptedAgent:
             if o == a or fmt(o) == a:
                 return i
         raise error("AGT003", f"scripted answer {a!r} is not among the options for \"{decision.tag}\": "
-                    f"{', '.join(decision.labels)}", decision.span)
+                    f"{', '.join(fmt(o) for o in decision.options)}", decision.span)
 
 
 def canonical_agent(name: str) -> str:
@@ -252,8 +294,24 @@ def with_presets(agents: list, choices: dict[str, list], span_of=None) -> list:
     return out
 
 
-def make_agents(names: list[str], num_players: int, seed: int) -> list:
-    """One agent per seat; a single name applies to every seat. `greedy` is `heuristic`."""
+_human_factory: list = []  # the innermost `human_agents(factory)` in force, if any
+
+
+@contextmanager
+def human_agents(factory):
+    """While inside, `make_agents` seats `factory(seat)` for every `human` seat (seat 1-based). An
+    interface (the terminal's rich agent) supplies itself this way: the engine knows no interface and
+    keeps the plain `HumanAgent` for programs that embed it."""
+    _human_factory.append(factory)
+    try:
+        yield
+    finally:
+        _human_factory.pop()
+
+
+def make_agents(names: list[str], num_players: int, seed: int, human=None) -> list:
+    """One agent per seat; a single name applies to every seat. `greedy` is `heuristic`. `human` seats
+    get `human(seat)` when given, else that of the innermost `human_agents`, else a `HumanAgent`."""
     if not names:
         names = ["random"]
     if len(names) == 1:
@@ -261,6 +319,7 @@ def make_agents(names: list[str], num_players: int, seed: int) -> list:
     if len(names) != num_players:
         raise error("CFG011", f"{len(names)} agents given for {num_players} players", None,
                     "give one agent name for every player, or a single name for all")
+    human = human or (_human_factory[-1] if _human_factory else (lambda seat: HumanAgent()))
     agents = []
     for seat, n in enumerate(names, 1):
         kind = canonical_agent(n)
@@ -269,7 +328,7 @@ def make_agents(names: list[str], num_players: int, seed: int) -> list:
         elif kind == "heuristic":
             agents.append(HeuristicAgent(seed, seat))
         elif kind == "human":
-            agents.append(HumanAgent())
+            agents.append(human(seat))
         else:
             guess = suggest(n, list(PLAYABLE_AGENTS) + list(AGENT_ALIASES))
             raise error("CFG012", f"unknown agent `{n}`", None,

@@ -15,7 +15,7 @@ from ..engine.budget import DEFAULT_MEMORY_MB, GAME_BUDGET, limit_memory
 from ..language import ast as A
 from ..language import parse_cache
 from ..language.diagnostics import CivError, Diagnostic, render_text
-from . import lab_cli
+from . import lab_cli, render_cli, serve_cli
 from .config_args import add_config_args, config_from_args
 from .report import FORMATS, render
 
@@ -118,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--edition", help=REPLAY_EDITION_HELP)
 
     lab_cli.add_parsers(sub)
+    render_cli.add_parsers(sub)
+    serve_cli.add_parsers(sub)
     sub.add_parser("schema", help="print the JSON Schema of game configs",
                    description="Print the config JSON Schema (draft-07).")
     sub.add_parser("list", help="list the shipped editions", description="List the editions civdsl can play.")
@@ -263,15 +265,17 @@ def summary_line(n: int, rows: list[dict], width: int = SUMMARY_WIDTH) -> str:
 
 def cmd_play(args) -> int:
     from ..api import new_game
-    from ..engine.builtins import fmt
+    from ..engine.agents import human_agents
     from ..language.paths import writable_log
     from ..tools.gamelog import write_log
+    from .terminal import TerminalAgent, print_standings
     cfg = config_from_args(args, log=args.log)
     if cfg.log:  # before the game is played: a log that cannot be written must not cost a game
         writable_log(cfg.log, args.force, None if args.log else cfg.span("log"))
     echo = (lambda text: print(f"  {text}")) if args.verbose else None
-    game = new_game(cfg, echo=echo, logging=True, check_invariants=args.check_invariants,
-                    game_budget=args.game_budget)
+    with human_agents(lambda seat: TerminalAgent()):  # human seats play at this terminal, drawn with rich
+        game = new_game(cfg, echo=echo, logging=True, check_invariants=args.check_invariants,
+                        game_budget=args.game_budget)
     if not args.quiet:
         game.on_round = lambda n, rows: print(summary_line(n, rows), flush=True)
     result = game.run()
@@ -283,13 +287,8 @@ def cmd_play(args) -> int:
         print(f"Winner: {', '.join(result.winners)}")
     else:
         print("No winner.")
-    print("Standings:")
-    for row in result.ranking:
-        extra = f" score {fmt(row['score'])}" if "score" in row else ""
-        keys = f" [{', '.join(fmt(k) for k in row['keys'])}]" if row["keys"] else ""
-        print(f"  {row['place']}. {row['player']}{extra}{keys}")
-        for k, v in row.get("breakdown", {}).items():
-            print(f"       {k}: {fmt(v)}")
+    sys.stdout.flush()
+    print_standings(result)
     if cfg.log:
         write_log(cfg.log, game, cfg, force=args.force)
         print(f"Log written to {cfg.log}")
@@ -429,7 +428,7 @@ def cmd_list(args) -> int:
 
 COMMANDS = {"check": cmd_check, "play": cmd_play, "test": cmd_test, "fmt": cmd_fmt, "explain": cmd_explain,
             "diff": cmd_diff, "replay": cmd_replay, "view": cmd_view, "schema": cmd_schema, "list": cmd_list,
-            **lab_cli.COMMANDS}
+            **lab_cli.COMMANDS, **render_cli.COMMANDS, **serve_cli.COMMANDS}
 
 
 if __name__ == "__main__":  # pragma: no cover
