@@ -24,6 +24,9 @@ Measurements (`--only` names):
   lab     `simulate`: 1,000 RTTA games stored, scaling over processes and Ray, the cost of storing, and
           1,000 Avalon Hill heuristic games estimated (lab_bench.py)
   render  the Avalon Hill board as SVG (<= 50 ms) and PNG (render_bench.py)
+  mcts    mcts against heuristic in RTTA, Warp Spawn and AH: win rates with 95% intervals, s per decision
+          (mcts_bench.py; about 25 minutes in full, seconds with --smoke)
+  lsp     an edit to an Avalon Hill file → its diagnostics from a real civdsl lsp (<= 150 ms; lsp_bench.py)
   web     a person's turn through a real `civdsl serve`, over the interpreter's own time (<= 20 ms; web_bench.py)
 """
 from __future__ import annotations
@@ -46,6 +49,8 @@ for path in (ROOT, HERE):
 
 import rtta_handwritten  # noqa: E402
 from lab_bench import measure_lab  # noqa: E402,F401  (found by name: `measure_<name>`)
+from lsp_bench import measure_lsp  # noqa: E402,F401
+from mcts_bench import measure_mcts  # noqa: E402,F401
 from render_bench import measure_render  # noqa: E402,F401
 from web_bench import measure_web  # noqa: E402,F401
 
@@ -54,7 +59,7 @@ from civdsl.engine.agents import make_agents  # noqa: E402
 from civdsl.engine.interpreter import Game  # noqa: E402
 from civdsl.language.diagnostics import CivError  # noqa: E402
 
-MEASURES = ("rtta", "check", "ah", "me", "ws", "fork", "cache", "large", "lab", "render", "web")
+MEASURES = ("rtta", "check", "ah", "me", "ws", "fork", "cache", "large", "lab", "render", "web", "lsp", "mcts")
 
 
 # ---- the measurements ------------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from rows import print_rows  # noqa: E402  (benchmarks/: beside this script)
+
 from civdsl.api import new_game  # noqa: E402
 from civdsl.interfaces.render import render_png, render_svg  # noqa: E402
 from civdsl.language.config import GameConfig  # noqa: E402
@@ -71,9 +73,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--smoke", action="store_true", help="tiny sizes: it runs, figures not meaningful")
     args = ap.parse_args(argv)
-    for name, figure, target, ok in measure_render(args.smoke):
-        verdict = "" if ok is None else ("yes" if ok else "no")
-        print(f"{name:<55} {figure:>10}  {target:<9} {verdict}".rstrip())
+    print_rows(measure_render(args.smoke))
     return 0
 
 

@@ -201,20 +201,18 @@ def test_play_help_names_the_heuristic_agent_and_quiet(capsys):
 SUMMARY = "tests/data/agents/summary"
 
 
-def test_play_prints_one_summary_line_per_round(capsys, tmp_path):
+def test_play_tells_each_round_as_a_table_of_its_changes(capsys, tmp_path):
     log = tmp_path / "game.jsonl"
     code, out, err = run(capsys, "play", "--edition", SUMMARY, "--players", "3", "--log", str(log))
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[:3] == [
-        "round 1: P1 Egypt cities 1 ast 0 leads false | P2 Crete cities 2 ast 0 leads false"
-        " | P3 Babylon cities 3 ast 0 leads false",
-        "round 2: P1 Egypt cities 2 ast 1 leads false | P2 Crete cities 4 ast 1 leads true"
-        " | P3 Babylon cities 6 ast 1 leads true",
-        "round 3: P1 Egypt cities 3 ast 1 leads false | P2 Crete cities 6 ast 1 leads true"
-        " | P3 Babylon cities 9 ast 1 leads true",
-    ]
-    assert lines[3].startswith("Summary — 3 player(s)")
+    assert lines[0].startswith("Summary — 3 player(s)")
+    assert lines[1:5] == ["round 1  nation   cities  ast  leads",
+                          "P1       Egypt         1    0  no",
+                          "P2       Crete         2    0  no",
+                          "P3       Babylon       3    0  no"]
+    assert lines[5].split() == ["round", "2", "nation", "cities", "ast", "leads"]
+    assert lines[7].split() == ["P2", "Crete", "4", "(+2)", "1", "(+1)", "yes"]  # each number with its change
     events = [json.loads(l) for l in log.read_text(encoding="utf-8").splitlines()]
     summaries = [e for e in events if e["type"] == "summary"]
     assert [e["round"] for e in summaries] == [1, 2, 3]
@@ -235,26 +233,31 @@ def test_quiet_play_prints_no_summary_lines_but_logs_them(capsys, tmp_path):
     log = tmp_path / "game.jsonl"
     code, out, err = run(capsys, "play", "--edition", SUMMARY, "--players", "2", "--quiet", "--log", str(log))
     assert code == 0, err
-    assert "round 1:" not in out and out.startswith("Summary — 2 player(s)")
+    assert not re.search(r"^round \d", out, re.M) and out.startswith("Summary — 2 player(s)")
     assert log.read_text(encoding="utf-8").count('"type":"summary"') == 3
 
 
 def test_a_ruleset_without_summary_prints_no_round_lines(capsys, tmp_path):
     code, out, err = play_tiny(capsys, tmp_path / "game.jsonl")
     assert code == 0, err
-    assert not re.search(r"^round \d+:", out, re.M)
+    assert not re.search(r"^round \d+", out, re.M)  # no summary and no headlines: no round lines
     assert '"type":"summary"' not in (tmp_path / "game.jsonl").read_text(encoding="utf-8")
 
 
 def test_summary_that_is_not_a_record_and_a_game_ended_by_rule(capsys):
     code, out, err = run(capsys, "play", "--edition", SUMMARY, "--players", "2", "--option", "plain")
     assert code == 0, err
-    assert out.splitlines()[:3] == ["round 1: P1 10 | P2 20", "round 2: P1 20 | P2 40", "round 3: P1 30 | P2 60"]
+    assert [line.split() for line in out.splitlines()[1:7]] == [
+        ["round", "1", "value"], ["P1", "10"], ["P2", "20"], ["round", "2", "value"], ["P1", "20", "(+10)"],
+        ["P2", "40", "(+20)"]]
     code, out, err = run(capsys, "play", "--edition", SUMMARY, "--players", "2", "--option", "ends")
     assert code == 0, err
     assert "ended by rule" in out
     # the last, interrupted round is summed up too: P2 did not play its part of round 2
-    assert "round 2: P1 Egypt cities 2 ast 0 leads false | P2 Crete cities 2 ast 0 leads false" in out
+    lines = out.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("round 2")))
+    assert [line.split() for line in lines[at + 1:at + 3]] == [["P1", "Egypt", "2", "(+1)", "0", "no"],
+                                                              ["P2", "Crete", "2", "0", "no"]]
 
 
 @pytest.mark.parametrize("option, code_", [("dicey", "RUN023"), ("broken", "RUN001")])
@@ -289,21 +292,6 @@ def test_game_on_round_callback_gets_every_round():
     assert game.events == []  # logging off: nothing logged, the callback still called
 
 
-def test_long_summaries_become_one_aligned_line_per_player():
-    from civdsl.interfaces.cli import summary_line
-    rows = [{"player": f"P{i}", "nation": "Egypt" if i % 2 else "Babylon", "cities": 3 * i, "ast": i}
-            for i in range(1, 8)]
-    text = summary_line(4, rows, width=80)
-    lines = text.split("\n")
-    assert lines[0] == "round 4:" and len(lines) == 8
-    assert lines[1] == "  P1  Egypt    cities 3   ast 1"
-    assert lines[7] == "  P7  Egypt    cities 21  ast 7"
-    wide = summary_line(2, [{"player": "P1", "notes": "x" * 300}], width=60)
-    assert wide.split("\n")[1].endswith("…") and len(wide.split("\n")[1]) == 60
-    assert summary_line(1, [{"player": "P1", "cities": 2}]) == "round 1: P1 cities 2"
-
-
-# ---- configs and usage errors -----------------------------------------------------------------------------------
 def test_config_with_a_bad_key(capsys, tmp_path):
     cfg = tmp_path / "game.yaml"
     cfg.write_text("edition: tiny\nplayrs: 2\n", encoding="utf-8")
@@ -457,3 +445,21 @@ def test_a_log_made_with_a_relative_edition_path_replays_from_elsewhere(tmp_path
     capsys.readouterr()
     assert main(["replay", str(log)]) == 0
     assert capsys.readouterr().out.startswith("OK")
+
+
+def test_diff_with_an_option_shows_what_the_option_changes(capsys):
+    code, out, err = run(capsys, "diff", "avalon-hill-1981", "avalon-hill-1981", "--option",
+                         "reading_epidemic_keeps_own_unit")
+    assert code == 0, err
+    assert out.startswith("avalon-hill-1981 → avalon-hill-1981 --option reading_epidemic_keeps_own_unit: 1 rule(s)")
+    assert "changed procedure `only_people_of`" in out
+    code, out, err = run(capsys, "diff", "avalon-hill-1981", "avalon-hill-1981", "--option", "nosuch")
+    assert code == 2 and "error[CFG010]" in err
+
+
+def test_list_shows_readings_apart_from_other_options(capsys):
+    code, out, err = run(capsys, "list")
+    line = next(line for line in out.splitlines() if line.strip().startswith("warp-spawn-solitaire"))
+    assert "(readings: reading_mitigation_halves_invaders" in line and "options:" not in line
+    line = next(line for line in out.splitlines() if line.strip().startswith("mega-empires-the-west"))
+    assert "(options: expert, short; readings: " in line and "thera_alone" in line.split("readings:")[1]

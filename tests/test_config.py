@@ -106,7 +106,7 @@ def test_heuristic_agent_name_is_accepted_and_misspellings_are_guessed(tmp_path)
     assert load_config(write(tmp_path, "agents: [heuristic, greedy]\n")).agents == ["heuristic", "greedy"]
     [d] = diagnostics(write(tmp_path, "agents: heuristc\n"))
     assert d.code == "CFG002"
-    assert d.message == "agents: expected one of random, heuristic, human, greedy, got 'heuristc'"
+    assert d.message == "agents: expected one of random, heuristic, human, greedy, mcts, got 'heuristc'"
     assert d.hint == "did you mean 'heuristic'?"
     with pytest.raises(CivError) as caught:
         merge_cli(GameConfig(), agents=["random", "heuristik"])

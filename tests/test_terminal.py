@@ -225,11 +225,14 @@ def test_rtta_shows_the_dice_before_a_re_roll_question(monkeypatch, capsys):
     assert re.search(r"\| \| \S[^|]* \| \| \S[^|]* \|", before), "showing its face"
 
 
-def test_end_of_input_through_civdsl_play_is_a_clear_error(monkeypatch, capsys):
-    argv = ["play", "--edition", "roll-through-the-ages", "--players", "2", "--agents", "human,heuristic"]
+def test_end_of_input_through_civdsl_play_saves_the_game(monkeypatch, capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    argv = ["play", "--edition", "roll-through-the-ages", "--players", "2", "--agents", "human,heuristic",
+            "--log", str(log)]
     code, out, err = run_cli(monkeypatch, capsys, argv, "")
-    assert code == 2 and "AGT002" in err and "no more input from the terminal" in err
+    assert code == 130 and "the input ended (AGT002)" in err and f"civdsl play --resume {log}" in err
     assert "Traceback" not in err
+    assert log.read_text(encoding="utf-8").startswith('{"type":"header"')
 
 
 def test_map_options_keep_their_pieces_and_m_lists_the_map(monkeypatch, capsys):

@@ -20,7 +20,7 @@ from ..language.loader import Ruleset, resolve_inside
 from ..language.names import suggest
 from .emit import Emitter
 from .module import ModuleBuilder
-from .views import compile_decision_texts, compile_views
+from .views import compile_decision_texts, compile_headlines, compile_views
 
 KIND_TYPES = {"int", "number", "text", "bool", "any", "block", "list", "record"}
 
@@ -145,6 +145,7 @@ class Compiler:
                     ["player"])
         compile_views(self)
         compile_decision_texts(self)
+        compile_headlines(self)
         for d in self.of(A.Invariant):
             entry = [d.name, None, d.span]
             prog.invariants.append(entry)
@@ -155,7 +156,7 @@ class Compiler:
 
     def _lint(self):
         """Warnings for declarations no rule uses (suppress with `# civdsl: ignore[CODE]`)."""
-        used = self.used | self.strings
+        used = self.used | self.strings | self._listed_things()
         rs = self.rs
         for cls, what in ((A.Param, "parameter"), (A.Die, "die"), (A.Table, "table"), (A.Procedure, "procedure"),
                           (A.Counter, "counter"), (A.Var, "variable"), (A.Zone, "zone")):
@@ -187,6 +188,11 @@ class Compiler:
                     ent = self.prog.entities[name]
                     self.warn("LNT003", f"{kind} \"{name}\" is never named by any rule, so no rule can use or grant it",
                               ent.span, f"name it somewhere, or enumerate the kind with entities(\"{kind}\")")
+
+    def _listed_things(self) -> set[str]:
+        """The names of the things of every kind the rules list with `entities("kind")`: a rule may use
+        each as a name held in a text (`p[b]` for `b` in `entities("box")`, a player variable per box)."""
+        return {name for kind, names in self.prog.by_kind.items() if kind in self.strings for name in names}
 
     def _declare_globals(self):
         table = [(A.Param, "param"), (A.Die, "die"), (A.Table, "table"), (A.MapDecl, "map"),
@@ -376,7 +382,7 @@ class Compiler:
     def _victory(self, d: A.Victory):
         known = {"check": "name", "finish": "name", "winner": "player", "game_over": "global",
                  "rank": "player", "max_rounds": "global", "score": "player", "breakdown": "player",
-                 "summary": "player", "label": "player"}
+                 "summary": "player", "label": "player", "why": "player"}
         for f in d.fields:
             mode = known.get(f.name)
             if mode is None:

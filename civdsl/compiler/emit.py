@@ -309,6 +309,7 @@ class Emitter(UnitWriting, Expressions):
         self.line(depth, self.expr(s.expr, scope), s.span)
 
     def s_Log(self, s: A.Log, scope: Scope, depth: int):
+        self.unfilled(s.parts, s.span, "log")
         parts = "".join((repr(p) if isinstance(p, str) else f"_fmt({self.expr(p, scope)})") + ", " for p in s.parts)
         self.line(depth, f"if c.game.logging or c.game.echo: c.game.narrate(''.join(({parts})))", s.span)
 
@@ -338,7 +339,28 @@ class Emitter(UnitWriting, Expressions):
         self.line(depth, f"c.game.skip({s.phase!r})", s.span)
 
     def s_Fail(self, s: A.Fail, scope: Scope, depth: int):
-        self.line(depth, f"raise _IllegalAction('RUN030', {s.message!r}, {self.span(s.span)})", s.span)
+        parts = s.parts or [s.message]
+        self.unfilled(parts, s.span, "fail")
+        if all(isinstance(p, str) for p in parts):
+            message = repr("".join(parts))
+        else:  # filled in like a log's text
+            message = "''.join((" + "".join((repr(p) if isinstance(p, str) else f"_fmt({self.expr(p, scope)})") + ", "
+                                             for p in parts) + "))"
+        self.line(depth, f"raise _IllegalAction('RUN030', {message}, {self.span(s.span)})", s.span)
+
+    def unfilled(self, parts: list, span: Span, word: str) -> None:
+        """LNT008 for a `{` or `}` of a `log` or `fail` text that is left as it is: only `{expression}`,
+        with no braces inside, is filled in."""
+        left = next((p for p in parts if isinstance(p, str) and ("{" in p or "}" in p)), None)
+        if left is not None:
+            self.comp.warn("LNT008", f"the `{word}` text has a brace that is not filled in: "
+                           f"\"{_clip(left)}\" is shown as it is", span,
+                           "only `{expression}` is filled in, with no braces inside it and none left open: "
+                           "build a record or a text with `let` first, and name it between the braces")
 
     def s_EndGame(self, s, scope, depth):
         self.line(depth, "raise _EndOfGame()", s.span)
+
+
+def _clip(text: str, most: int = 40) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"

@@ -7,10 +7,14 @@ to right, `and`/`or` short-circuit, each operand evaluated once.
 """
 from __future__ import annotations
 
+import re
+
 from ..engine.budget import ITEMS_PER_UNIT
 from ..engine.builtins import REGISTRY
 from ..engine.runtime import LOCAL_PREFIX
 from ..language import ast as A
+from ..language.diagnostics import CivError
+from ..language.parser import parse_expr
 from .naming import flag, is_int, local, procedure_function
 from .scope import PLAYER, RECORD, Scope
 
@@ -19,6 +23,7 @@ _SIMPLE_LITERALS = (int, str, bool, type(None))
 _COMPARE_OPS = {"==", "!=", "<", ">", "<=", ">="}
 _SHORT = 120  # an operand's source short enough to be written twice (see `_compare`)
 _ARITHMETIC = {"+": "_add", "-": "_sub", "*": "_mul"}  # operators that may grow a value (see `engine.budget`)
+_TEMPLATE_LIKE = re.compile(r"\{([A-Za-z_][^{}]*)\}")  # `{expression}` as a log text holds it
 
 
 class Expressions:
@@ -45,6 +50,8 @@ class Expressions:
         v = e.value
         if isinstance(v, str):
             self.comp.strings.add(v)
+            if "{" in v and _TEMPLATE_LIKE.search(v):
+                self._template_outside_log(v, e)
         if type(v) in _SIMPLE_LITERALS or (type(v) is float and v == v and v not in (float("inf"), -float("inf"))):
             return repr(v)
         return self.const("value", v)
@@ -218,6 +225,8 @@ class Expressions:
             return self._arithmetic(e.op, a, b, is_int(e.left), is_int(e.right))
         if e.op == "/":
             return f"_div({a}, {b})"
+        if e.op == "**":
+            return f"_pow({a}, {b})"
         if e.op not in ("//", "%"):
             raise AssertionError(e.op)
         return f"({a} {e.op} {b})"
@@ -334,6 +343,25 @@ class Expressions:
                      or isinstance(e.options, A.BinOp) and e.options.op == ".."):  # a player, and a list of options
             return f"c.game.decide({who}, {e.tag!r}, {options}, {self.span(e.span)})"
         return f"_choose(c, {who}, {e.tag!r}, {options}, {self.span(e.span)})"
+
+    def e_ChooseSubset(self, e: A.ChooseSubset, scope):
+        self.comp.choose_tags.add(e.tag)
+        who = self.expr(e.who, scope)  # evaluated as written: who, how many, the items
+        lo = self.expr(e.lo, scope) if e.lo is not None else "None"
+        hi = self.expr(e.hi, scope) if e.hi is not None else "None"
+        items = self.expr(e.items, scope)
+        return f"_choose_subset(c, {who}, {e.tag!r}, {lo}, {hi}, {e.exact}, {items}, {self.span(e.span)})"
+
+    def _template_outside_log(self, text: str, e: A.Literal) -> None:
+        """LNT008 for a text that reads like a `log` text (`"{player} wins"`, the braces holding an
+        expression): only `log` and `fail` fill those in."""
+        inner = _TEMPLATE_LIKE.search(text).group(1)
+        try:
+            parse_expr(inner, e.span)
+        except CivError:
+            return
+        self.comp.warn("LNT008", f"the text \"{{{inner}}}\" is not filled in: only `log` and `fail` texts are",
+                       e.span, f"join the value to the text instead: `\"...\" + str({inner}) + \"...\"`")
 
     @staticmethod
     def _area_call(e: A.Expr, scope: Scope) -> bool:

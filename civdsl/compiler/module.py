@@ -128,9 +128,10 @@ def _runtime_names() -> dict[str, object]:
         "_range": R.range_, "_numbers": R.numbers, "_each": R.each, "_loop_items": R.loop_items,
         "_repeat_count": R.repeat_count, "_add": R.add, "_sub": R.sub, "_mul": R.mul,
         "_BIG": INLINE_INT, "_NBIG": INLINE_LOW, "_NESTED": NESTED, "_compare": R.compare,
-        "_div": R.div, "_in": R.in_, "_get_attr": R.get_attr, "_get_index": R.get_index,
+        "_div": R.div, "_pow": R.pow_, "_in": R.in_, "_get_attr": R.get_attr, "_get_index": R.get_index,
         "_record_get": R.record_get, "_call_value": R.call_value,
-        "_fresh": R.fresh, "_choose": R.choose, "_set_field": R.set_field, "_set_index": R.set_index,
+        "_fresh": R.fresh, "_choose": R.choose, "_choose_subset": R.choose_subset, "_set_field": R.set_field,
+        "_set_index": R.set_index,
         "_as_zone": R.as_zone, "_field_value": field_value, "_roll_one": roll_one,
         "_area_attr": area_attr, "_area_get": area_get,
     }

@@ -1,7 +1,7 @@
-"""Compiling what people see: `view` declarations (panels of a player's or the table's view) and
-`decision` declarations (a decision's question and its options in words). Neither is ever read by an
-agent or a rule, so a view cannot change a game; the engine evaluates them in a seat's masked state
-(`engine.views`)."""
+"""Compiling what people see: `view` declarations (panels of a player's or the table's view),
+`decision` declarations (a decision's question and its options in words) and `headline` declarations
+(a measurement told as a line of the game's story). None is ever read by an agent or a rule, so they
+cannot change a game; the engine evaluates them changing nothing (`engine.views`)."""
 from __future__ import annotations
 
 from ..engine.program import CompiledView
@@ -50,3 +50,15 @@ def compile_decision_texts(comp) -> None:
                 continue
             entry[f.name] = [None, f.span]
             comp.slot(entry[f.name], 0, f.value, names, ["player"])
+
+
+def compile_headlines(comp) -> None:
+    """Every `headline "measure" = "text"` into `Program.headlines`: its text parts, each `{expr}` a
+    function of `m` (the measurement's record) and `player` (its `player` field)."""
+    for d in comp.of(A.Headline):
+        parts: list = []
+        comp.prog.headlines[d.name] = [parts, d.span]
+        for part in d.parts:
+            parts.append(part if isinstance(part, str) else None)
+            if not isinstance(part, str):
+                comp.slot(parts, len(parts) - 1, part, ["m", "player"])

@@ -2,8 +2,10 @@
 
 `random` picks uniformly from its own seeded stream (never the game's dice), `heuristic` maximises the
 ruleset's `heuristic "tag" = expr` for that decision (random where the ruleset gives none; `greedy` is
-an older name for it), `human` asks at the terminal, and `scripted` replays a list of answers (for
-replays and scenario tests).
+an older name for it), `human` asks at the terminal, `mcts` searches (`engine.search`; options as in
+`mcts(iterations=400)`, see `language.agentspec`), and `scripted` replays a list of answers (for
+replays and scenario tests). A seat may also be played by an outside program (`engine.external`), named
+only by the command line or the Python API, never by a file.
 
 A heuristic sees only what its player may see: while it scores the options, other players' `owner`
 zones and every `hidden` zone read as lists of `none` of the right length (`Game.scoring_view`).
@@ -16,13 +18,16 @@ import sys
 from contextlib import contextmanager
 from typing import Protocol
 
+from ..language.agentspec import SpecProblem, parse_agent
 from ..language.diagnostics import error
 from ..language.names import suggest
 from .builtins import fmt
+from .external import ExternalAgent, ExternalCommand
+from .search import MctsAgent
 from .state import owner_name
 
-AGENT_NAMES = ("random", "heuristic", "human", "scripted")
-PLAYABLE_AGENTS = ("random", "heuristic", "human")  # the names a config or `--agents` may give
+AGENT_NAMES = ("random", "heuristic", "human", "mcts", "scripted")
+PLAYABLE_AGENTS = ("random", "heuristic", "human", "mcts")  # the names a config or `--agents` may give
 AGENT_ALIASES = {"greedy": "heuristic"}  # older names, accepted and played exactly the same
 
 MAX_LABEL = 100  # characters of an option's label with its map summary
@@ -309,9 +314,13 @@ def human_agents(factory):
         _human_factory.pop()
 
 
-def make_agents(names: list[str], num_players: int, seed: int, human=None) -> list:
+def make_agents(names: list, num_players: int, seed: int, human=None) -> list:
     """One agent per seat; a single name applies to every seat. `greedy` is `heuristic`. `human` seats
-    get `human(seat)` when given, else that of the innermost `human_agents`, else a `HumanAgent`."""
+    get `human(seat)` when given, else that of the innermost `human_agents`, else a `HumanAgent`. A name
+    may carry options (`mcts(iterations=400)`). An `ExternalCommand` among the names (the command line's
+    `--agent-cmd`, or the Python API) gives its seat to an outside program; the names fill the others."""
+    commands = {c.seat: c for c in names if isinstance(c, ExternalCommand)}
+    names = [n for n in names if not isinstance(n, ExternalCommand)]
     if not names:
         names = ["random"]
     if len(names) == 1:
@@ -319,10 +328,25 @@ def make_agents(names: list[str], num_players: int, seed: int, human=None) -> li
     if len(names) != num_players:
         raise error("CFG011", f"{len(names)} agents given for {num_players} players", None,
                     "give one agent name for every player, or a single name for all")
+    for seat in commands:
+        if not 1 <= seat <= num_players:
+            raise error("CFG021", f"--agent-cmd names seat {seat}, but the game has {num_players} player(s)", None,
+                        f"name a seat from 1 to {num_players}")
     human = human or (_human_factory[-1] if _human_factory else (lambda seat: HumanAgent()))
     agents = []
     for seat, n in enumerate(names, 1):
-        kind = canonical_agent(n)
+        if seat in commands:
+            agents.append(ExternalAgent(commands[seat].command, timeout=commands[seat].timeout))
+            continue
+        try:
+            spec = parse_agent(n)
+        except SpecProblem as problem:
+            if problem.code != "CFG002":
+                raise error(problem.code, f"agent `{n}`: {problem.message}", None, problem.hint) from None
+            guess = suggest(n, list(PLAYABLE_AGENTS) + list(AGENT_ALIASES))
+            raise error("CFG012", f"unknown agent `{n}`", None, (f"did you mean `{guess}`? " if guess else "")
+                        + f"agents: {', '.join(PLAYABLE_AGENTS)}") from None
+        kind = canonical_agent(spec.name)
         if kind == "random":
             agents.append(RandomAgent(seed, seat))
         elif kind == "heuristic":
@@ -330,7 +354,5 @@ def make_agents(names: list[str], num_players: int, seed: int, human=None) -> li
         elif kind == "human":
             agents.append(human(seat))
         else:
-            guess = suggest(n, list(PLAYABLE_AGENTS) + list(AGENT_ALIASES))
-            raise error("CFG012", f"unknown agent `{n}`", None,
-                        (f"did you mean `{guess}`? " if guess else "") + f"agents: {', '.join(PLAYABLE_AGENTS)}")
+            agents.append(MctsAgent(seed, seat, dict(spec.options), spec.text))
     return agents

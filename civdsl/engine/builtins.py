@@ -85,7 +85,14 @@ def _len(c, xs):
     return len(xs) if isinstance(xs, (list, tuple, dict)) else len(_items(xs))
 
 
-REGISTRY["count"] = Builtin("count", _len, (1, 1), "Number of items in a list or zone (same as `len`).")
+@builtin("count", 1, 2, doc="Number of items in a list or zone (as `len`); with a value, how many items equal it.")
+def _count_items(c, xs, value=_MISSING):
+    if value is _MISSING:
+        return _len(c, xs)
+    items = _paid(c, xs)
+    if type(value) in NESTED:  # each item may be compared with the whole value
+        charge(c, len(items) * check_walk(c, value, "a value counted") // ITEMS_PER_UNIT)
+    return sum(1 for x in items if x == value)
 
 
 @builtin("sum", 1, doc="Sum of a list of numbers (0 when empty).")
@@ -199,7 +206,7 @@ def _measure(c, name, fields=None):
         raise TypeError(f"measure() records a record of values, got {type_name(fields)}")
     if len(c.game.measures) >= MAX_SIZE:
         raise TooLarge(f"more than {MAX_SIZE:,} measurements in one game")
-    c.game.measure(name, to_jsonable(fields, c))
+    c.game.measure(name, to_jsonable(fields, c), fields)
     return None
 
 
@@ -253,7 +260,7 @@ def _get(c, r, k, default):
 def roll_die(c, die: Die):
     g = c.game
     state = g.state
-    if state.forced_dice:
+    if state.forced_dice and not g.no_random:  # (where no die may be rolled, `g.rng()` says so below)
         if g.journal is not None:
             g.journal.append((state.forced_dice, None, list(state.forced_dice)))
         face = state.forced_dice.pop(0)

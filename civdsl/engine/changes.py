@@ -15,6 +15,7 @@ from .rng import REBASE_WORDS
 from .runtime import combine
 from .state import Player, ZoneRef, to_jsonable
 from .values import RuleError
+from .views import headline_text
 
 _NO_BOUNDS = (None, None)
 _MISSING = object()
@@ -42,13 +43,17 @@ class StateChanges:
         ev["rule"] = self.where(self.c.span)
         self.events.append(ev)
 
-    def measure(self, name: str, fields: dict) -> None:
+    def measure(self, name: str, fields: dict, record: dict | None = None) -> None:
         """Record a measurement a rule takes (`measure(...)`): kept apart from the log, for statistics
-        over many games; undone with a failing step, never taken while a heuristic or summary looks."""
+        over many games; undone with a failing step, never taken while a heuristic or summary looks.
+        While the game tells its story (`story`), a measurement with a `headline` carries its line
+        (`record`: the rule's own values, players and things as they are)."""
         if self.no_random:
             return
-        self.measures.append({"round": self.state.round, "name": name, "fields": fields,
-                              "rule": self.where(self.c.span)})
+        entry = {"round": self.state.round, "name": name, "fields": fields, "rule": self.where(self.c.span)}
+        if self.story and record is not None and name in self.program.headlines:
+            entry["headline"] = headline_text(self, name, record)
+        self.measures.append(entry)
 
     def narrate(self, text: str) -> None:
         self._interactions += 1  # (with decisions asked: what a pure evaluation never does, see `setup`)
@@ -221,7 +226,10 @@ class StateChanges:
             return fn(self.c)
         except CivError:
             failed = True
-            undo(self.state, journal)
+            # A die fixed in advance (a scenario's `dice:`) stays rolled: the step that rolled it failed,
+            # but the die was used (a fork taken mid-step puts them back: it re-runs the step, `fork.py`).
+            dice = self.state.forced_dice
+            undo(self.state, [entry for entry in journal if entry[0] is not dice])
             del self.events[self._open[-1][1]:]
             del self.measures[self._open[-1][2]:]
             raise

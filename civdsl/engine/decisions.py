@@ -11,30 +11,49 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..language import ast as A
-from ..language.diagnostics import Span
-from .agents import RandomAgent
-from .budget import OutOfWork, TooLarge
+from ..language.diagnostics import Span, error
+from .agents import PresetAgent, RandomAgent, ScriptedAgent
+from .budget import ITEMS_PER_UNIT, OutOfWork, TooLarge, charge
 from .builtins import fmt
 from .runtime import PY_ERRORS, py_error, rule_error
 from .state import Player, to_jsonable
+from .subsets import Subsets
 from .values import RuleError
 from .views import decision_words
 
 
 @dataclass(slots=True)
 class Decision:
-    """A question to one player's agent: the legal options were computed by the rule."""
+    """A question to one player's agent: the legal options were computed by the rule. An agent answers
+    with the index of one of `options`.
+
+    A subset decision (`chooses subset`) has `subset` set: its options are the legal subsets of
+    `subset.items` (a `Subsets`, listed on demand, in the order docs/language.md gives), and
+    `item_labels` names each item; `subset.index(positions)`, `subset.index_of_mask(mask)` turn chosen
+    items into the index to answer with. For any other decision `subset` is None."""
 
     game: Any
     player: Player
     tag: str
-    options: list
+    options: Any  # a list, or the `Subsets` of a subset decision
     span: Span
+    subset: Subsets | None = None
 
     @property
     def labels(self) -> list[str]:
-        """The options in words (the ruleset's `decision "tag" { label: }`, else as logged)."""
+        """The options in words (the ruleset's `decision "tag" { label: }`, else as logged); for a subset
+        decision, each subset as its items' labels."""
+        if self.subset is not None:
+            items = self.item_labels
+            return [", ".join(items[i] for i in self.subset.positions(k)) or "none" for k in range(len(self.subset))]
         return decision_words(self)[1]
+
+    @property
+    def item_labels(self) -> list[str]:
+        """A subset decision's items in words (the ruleset's `label:` with `option` bound to each item)."""
+        if self.subset is None:
+            return []
+        return decision_words(_Items(self.game, self.player, self.tag, self.subset.items))[1]
 
     @property
     def question(self) -> str | None:
@@ -64,22 +83,59 @@ class Deciding:
                 if type(agent) is RandomAgent:  # its whole rule (`randrange`), without building a `Decision`
                     choice = agent.rng._randbelow(n)
                 else:
-                    c = self.c
-                    saved_locals, saved_span = c.locals, c.span
-                    self._deciding = Decision(self, p, tag, options, span)
-                    try:
-                        choice = agent.choose(self._deciding)
-                    finally:
-                        self._deciding = None
-                    c.locals, c.span = saved_locals, saved_span
-                    if not isinstance(choice, int) or not 0 <= choice < n:
-                        raise RuleError("RUN022", f"agent of {p.name} gave an invalid choice {choice!r} "
-                                        f"for \"{tag}\"", span)
+                    choice = self._ask(agent, Decision(self, p, tag, options, span), n)
             self._step_choices.append(choice)
         if self.logging:
             self.emit("decision", player=p.name, tag=tag, options=n, choice=choice,
                       value=to_jsonable(options[choice]))
         return options[choice]
+
+    def _ask(self, agent, decision: Decision, n: int) -> int:
+        """An agent's answer to a decision of `n` options: an index, checked."""
+        c = self.c
+        saved_locals, saved_span = c.locals, c.span
+        self._deciding = decision
+        try:
+            choice = agent.choose(decision)
+        finally:
+            self._deciding = None
+        c.locals, c.span = saved_locals, saved_span
+        if not isinstance(choice, int) or not 0 <= choice < n:
+            raise RuleError("RUN022", f"agent of {decision.player.name} gave an invalid choice {choice!r} "
+                            f"for \"{decision.tag}\"", decision.span)
+        return choice
+
+    def decide_subset(self, p: Player, tag: str, items: list, lo: int, hi: int, span: Span) -> list:
+        """`p chooses subset "tag" [lo..hi] of items`: the chosen items, in the items' order. The agent
+        answers like any decision, with the index of one of the legal subsets (see `Decision`); the log
+        gets the index and the items chosen."""
+        self._interactions += 1
+        if len(items) >= ITEMS_PER_UNIT:
+            charge(self.c, len(items) // ITEMS_PER_UNIT)
+        subsets = Subsets(items, lo, hi)
+        n = len(subsets)
+        if not n:
+            raise RuleError("RUN021", f"{p.name} must choose \"{tag}\" ({subsets.describe_size()}) but there "
+                            f"{'is' if len(items) == 1 else 'are'} only {len(items)} item(s)", span,
+                            "the rule should ask for no more items than there are")
+        if n == 1:
+            choice = 0
+        else:
+            if self._replay:
+                choice = self._replay.pop()
+            else:
+                agent = self.agents[p.index]
+                if type(agent) is RandomAgent:
+                    choice = agent.rng._randbelow(n)
+                else:
+                    decision = Decision(self, p, tag, subsets, span, subsets)
+                    _answer_by_items(agent, decision)
+                    choice = self._ask(agent, decision, n)
+            self._step_choices.append(choice)
+        chosen = subsets[choice]
+        if self.logging:
+            self.emit("decision", player=p.name, tag=tag, options=n, choice=choice, value=to_jsonable(chosen))
+        return chosen
 
     def score_option(self, p: Player, tag: str, option) -> Any:
         """The ruleset's heuristic score of one option for `p`, or None when the tag has no heuristic.
@@ -150,3 +206,35 @@ class Deciding:
 
     def observation(self, p: Player) -> dict:
         return self.sight.observe(self.state, p)
+
+
+@dataclass(slots=True)
+class _Items:
+    """A subset decision's items, put into words like a decision's options (`decision_words`)."""
+
+    game: Any
+    player: Player
+    tag: str
+    options: list
+
+
+def _answer_by_items(agent, decision: Decision) -> None:
+    """Scripted answers (a scenario's `decisions`, a config's `choices`) name a subset decision's answer by
+    its items, in any order: the next answer, if it is such a list, is put as the option it names (the
+    items in their order), so that the agent finds it among the options. AGT003 when it names items that
+    are not there."""
+    if isinstance(agent, ScriptedAgent):
+        answers, key = agent.answers, 0
+    elif isinstance(agent, PresetAgent) and decision.tag in agent.answers:
+        answers, key = agent.answers, decision.tag
+    else:
+        return
+    if not answers or not isinstance(answers[key], list):
+        return
+    subsets = decision.subset
+    found = subsets.index_of_values(answers[key])
+    if found is None:
+        raise error("AGT003", f"answer {answers[key]!r} for \"{decision.tag}\" is not a choice of "
+                    f"{subsets.describe_size()} from {', '.join(fmt(i) for i in subsets.items)}",
+                    decision.span, "name the chosen items, in any order: [6, 6] for two of the dice showing 6")
+    answers[key] = subsets[found]

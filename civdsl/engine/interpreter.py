@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from ..language.diagnostics import Span
 from .budget import GAME_BUDGET, STEP_BUDGET, over_budget
+from .builtins import fmt
 from .changes import StateChanges
 from .decisions import Deciding, Decision
 from .fork import Forking
@@ -81,6 +82,7 @@ class GameResult:
     winners: list[str]
     ranking: list[dict] = field(default_factory=list)
     labels: dict = field(default_factory=dict)  # what `victory { label: }` calls each player (not logged)
+    why: dict = field(default_factory=dict)  # each winner's `victory { why: }`, and the rule it cites (not logged)
 
     def to_json(self) -> dict:
         return {"reason": self.reason, "rounds": self.rounds, "winners": self.winners, "ranking": self.ranking}
@@ -118,6 +120,7 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         self._rng_saved = False
         self._zones_saved: set[int] = set()  # zones (ids of their lists) journaled in the running transaction
         self.no_random = ""  # while a heuristic or a summary is evaluated: what it is ("a heuristic")
+        self.story = False  # measurements carry their `headline` lines (for people; see `engine.views`)
         self.sight = visibility_of(program)  # what each seat may see
         self.on_round = on_round  # called with (round, rows) after each round's summary
         self.cursor = Cursor()
@@ -328,6 +331,7 @@ class Game(StateChanges, Deciding, Initializing, Forking):
         score_fn = self._victory("score")
         breakdown = self._victory("breakdown", [])
         label_fn = self._victory("label")
+        why_fn = self._victory("why")
         rows, labels = [], {}
         for p in self.state.players:
             def ev(fn, field):
@@ -353,15 +357,22 @@ class Game(StateChanges, Deciding, Initializing, Forking):
                        if r["winner_condition"] == top["winner_condition"] and r["keys"] == top["keys"]]
         for i, r in enumerate(rows, 1):
             r["place"] = i
-        return GameResult(reason, self.state.round, winners, rows, labels)
+        why = {}
+        if why_fn is not None:
+            for p in self.state.players:
+                if p.name in winners:
+                    why[p.name] = fmt(self.guarded(why_fn, self._victory_span("why"), p))
+        return GameResult(reason, self.state.round, winners, rows, labels, why)
 
     def round_summary(self) -> list[dict] | None:
         """Evaluate the victory field `summary` for every player (at the end of each round, also the
         last): log one `summary` event and call `on_round(round, rows)`. Rows are
         `{"player": "P1", ...}` with the record's fields (JSON values), or `"value"` for a non-record.
-        None when the ruleset has no summary."""
+        None when the ruleset has no summary (`on_round` is then called with no rows)."""
         fn = self._victory("summary")
         if fn is None:
+            if self.on_round is not None:
+                self.on_round(self.state.round, [])
             return None
         span = self._victory_span("summary")
         saved = self.no_random

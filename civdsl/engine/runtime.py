@@ -220,6 +220,27 @@ def div(a, b):
     return int(q) if isinstance(q, float) and q.is_integer() else q
 
 
+def pow_(a, b):
+    """`a ** b`: a number to a whole power. A whole number to a power of 0 or more is a whole number,
+    refused before it is computed when it would pass `MAX_INT_BITS`; a negative power divides (`2 ** -1`
+    is 0.5, a whole result a whole number, like `/`)."""
+    if type(b) is not int:
+        raise TypeError(f"a power must be a whole number, not {type_name(b)}" if type(b) is not float else
+                        f"a power must be a whole number, not {fmt(b)}")
+    if type(a) is int and b >= 0:
+        if a not in (0, 1, -1) and (a.bit_length() - 1) * b >= MAX_INT_BITS:  # (|a| >= 2 ** (bits - 1))
+            raise TooLarge(f"a whole number of at least {(a.bit_length() - 1) * b:,} bits "
+                           f"(more than {MAX_INT_BITS:,})")
+        return check_int(a ** b)
+    if type(a) not in (int, float):
+        raise TypeError(f"cannot raise {type_name(a)} to a power")
+    try:
+        r = float(a) ** b
+    except OverflowError:
+        raise TooLarge(f"a number too large to compute ({fmt(a)} ** {b})") from None
+    return int(r) if r.is_integer() else r
+
+
 def combine(c, op: str, old, new):
     """The value an augmented assignment (`+=`, `-=`, `=`) stores."""
     if op == "+=":
@@ -393,6 +414,19 @@ def choose(c, who, tag: str, options, span: Span):
     if type(who) is not Player:
         raise TypeError(f"only a player can choose, not {type_name(who)}")
     return c.game.decide(who, tag, options if type(options) is list else iterable(options), span)
+
+
+def choose_subset(c, who, tag: str, lo, hi, exact: bool, items, span: Span) -> list:
+    """`who chooses subset "tag" [lo..hi] of items`: the player's agent picks some of the items (`lo` None:
+    0; `hi` None: all of them; `exact`: exactly `lo`); the chosen items, in their order."""
+    if type(who) is not Player:
+        raise TypeError(f"only a player can choose, not {type_name(who)}")
+    if type(items) is not list and not isinstance(items, (ZoneRef, dict, tuple)):
+        raise TypeError(f"a subset is chosen of a list, a zone or a record's keys, not {type_name(items)}")
+    items = items if type(items) is list else iterable(items)
+    lo = 0 if lo is None else lo
+    hi = lo if exact else len(items) if hi is None else hi
+    return c.game.decide_subset(who, tag, items, lo, hi, span)
 
 
 # ---- writing values -----------------------------------------------------------------------------------

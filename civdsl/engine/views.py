@@ -55,6 +55,15 @@ def decision_words(decision) -> tuple[str | None, list[str]]:
     return look(game, p, False, evaluate)
 
 
+def headline_text(game, name: str, record: dict) -> str:
+    """The story's line for a measurement (`headline "name" = "..."`), told as everyone may hear it
+    (narration is public), changing nothing; `m` is the record, `player` its `player` field."""
+    parts, span = game.program.headlines[name]
+    local = {"m": record, "player": record.get("player")}
+    return look(game, None, True, lambda: "".join(p if isinstance(p, str) else fmt(_run(game, p, span, local))
+                                                  for p in parts))
+
+
 def look(game, viewer: Player | None, reveal: bool, fn):
     """`fn()` evaluated as `viewer` sees the game (`reveal`: unmasked), changing nothing: no dice, no
     log, a budget of its own, and whatever a rule does on the way undone."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import traceback
 
@@ -15,8 +16,8 @@ from ..engine.budget import DEFAULT_MEMORY_MB, GAME_BUDGET, limit_memory
 from ..language import ast as A
 from ..language import parse_cache
 from ..language.diagnostics import CivError, Diagnostic, render_text
-from . import lab_cli, render_cli, serve_cli
-from .config_args import add_config_args, config_from_args
+from . import lab_cli, lsp_cli, render_cli, serve_cli
+from .config_args import add_agent_cmd_args, add_config_args
 from .report import FORMATS, render
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a game", description="Play a game with agents and print the result.")
     add_config_args(pl, seed_help="random seed (default 0)")
+    add_agent_cmd_args(pl)
     pl.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here (a new file, or over an "
                                                   "older civdsl log)")
     pl.add_argument("--force", action="store_true",
@@ -67,7 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--game-budget", type=_units, default=GAME_BUDGET, metavar="UNITS", help=GAME_BUDGET_HELP)
     pl.add_argument("--verbose", "-v", action="store_true", help="print the rules' narration as the game goes")
     pl.add_argument("--quiet", "-q", action="store_true",
-                    help="do not print the per-round summary lines (of rulesets with a victory `summary`)")
+                    help="print only the result: no story of the rounds (their table and headlines)")
+    pl.add_argument("--format", choices=("text", "json"), default="text",
+                    help="json: print only the result, as one JSON object")
+    pl.add_argument("--resume", metavar="LOG", help="go on with a game saved by Ctrl-C or `save` (its log); the log "
+                    "names the edition, players, agents and seed")
     pl.add_argument("--check-invariants", action="store_true",
                     help="check the ruleset's invariants after every phase (slower)")
 
@@ -77,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
     t.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     t.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    t.add_argument("--trace", action="store_true",
+                   help="print every decision of each run: those asked (with their options) and those answered "
+                        "automatically because they had a single option")
     t.add_argument("--edition", metavar="NAME",
                    help="run the scenarios under this edition instead of the one each names (to see which "
                         "outcomes differ between editions)")
@@ -93,7 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Show the effective definition of a rule (after options and house rules) "
                                    "and the chain of places that defined, replaced or modified it.")
     e.add_argument("target", help="edition name, folder, .civ file, or a YAML game config")
-    e.add_argument("rule", help="a rule name: `harvest`, `phase harvest`, `param city_gold`, `card Example`")
+    e.add_argument("rule", nargs="?", help="a rule name: `harvest`, `phase harvest`, `param city_gold`, `card Example`")
+    e.add_argument("--decisions", action="store_true",
+                   help="instead of one rule, list every decision tag of the edition: where it is asked, who "
+                        "answers it, its options and their labels")
+    e.add_argument("--markdown", action="store_true", help="with --decisions: as Markdown (the edition pages)")
 
     d = sub.add_parser("diff", help="rule-level differences between two editions, overlays or configs",
                        description="List the rules added, removed and changed from A to B, grouped by kind: "
@@ -103,6 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--format", choices=["text", "markdown", "json"], default="text", help="output format")
     d.add_argument("--summary", action="store_true",
                    help="one line per changed rule and lists of the added and removed rules, per group")
+    d.add_argument("--option", action="append", dest="options", metavar="NAME",
+                   help="switch on an option of B (repeat for several): `diff E E --option NAME` shows what it changes")
 
     r = sub.add_parser("replay", help="re-run a game log and verify it", description="Re-run a JSON Lines game "
                        "log with its recorded decisions and check that every line comes out the same.")
@@ -120,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     lab_cli.add_parsers(sub)
     render_cli.add_parsers(sub)
     serve_cli.add_parsers(sub)
+    lsp_cli.add_parsers(sub)
     sub.add_parser("schema", help="print the JSON Schema of game configs",
                    description="Print the config JSON Schema (draft-07).")
     sub.add_parser("list", help="list the shipped editions", description="List the editions civdsl can play.")
@@ -181,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _is_usage(diags: list[Diagnostic]) -> bool:
-    return any(d.code.startswith(("CFG", "AGT", "LOG", "EXP", "LAB")) for d in diags)
+    return any(d.code.startswith(("CFG", "AGT", "LOG", "EXP", "LAB", "RES")) for d in diags)
 
 
 def cmd_check(args) -> int:
@@ -229,100 +245,31 @@ def cmd_check(args) -> int:
     return EXIT_USAGE if usage else (EXIT_FINDINGS if errors else EXIT_OK)
 
 
-SUMMARY_WIDTH = 160  # characters of one round's summary line
-
-
-def summary_line(n: int, rows: list[dict], width: int = SUMMARY_WIDTH) -> str:
-    """One round's summary: `round 3: P1 Red cities 2 ast 1 | P2 Blue cities 1 ast 0` when it fits in
-    `width`, else a `round 3` line and one aligned line per player (each clipped with `…` to `width`).
-
-    A record's texts are shown alone (they read as names), other fields as `key value`; a
-    non-record summary is shown as its value."""
-    from ..engine.builtins import fmt
-
-    def cells(row: dict) -> list[str]:
-        out = [row["player"]]
-        for k, v in row.items():
-            if k == "player" or v is None or v == "":
-                continue
-            out.append(fmt(v) if isinstance(v, str) or k == "value" else f"{k} {fmt(v)}")
-        return out
-
-    table = [cells(r) for r in rows]
-    line = f"round {n}: " + " | ".join(" ".join(c) for c in table)
-    if len(line) <= width:
-        return line
-    widths: dict[int, int] = {}
-    for c in table:
-        for i, cell in enumerate(c):
-            widths[i] = max(widths.get(i, 0), len(cell))
-    lines = [f"round {n}:"]
-    for c in table:
-        text = "  " + "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(c)).rstrip()
-        lines.append(text if len(text) <= width else text[:width - 1].rstrip() + "…")
-    return "\n".join(lines)
-
-
 def cmd_play(args) -> int:
-    from ..api import new_game
-    from ..engine.agents import human_agents
-    from ..language.paths import writable_log
-    from ..tools.gamelog import write_log
-    from .terminal import TerminalAgent, print_standings
-    cfg = config_from_args(args, log=args.log)
-    if cfg.log:  # before the game is played: a log that cannot be written must not cost a game
-        writable_log(cfg.log, args.force, None if args.log else cfg.span("log"))
-    echo = (lambda text: print(f"  {text}")) if args.verbose else None
-    with human_agents(lambda seat: TerminalAgent()):  # human seats play at this terminal, drawn with rich
-        game = new_game(cfg, echo=echo, logging=True, check_invariants=args.check_invariants,
-                        game_budget=args.game_budget)
-    if not args.quiet:
-        game.on_round = lambda n, rows: print(summary_line(n, rows), flush=True)
-    result = game.run()
-    title = game.rs.game.title if game.rs.game else game.rs.edition()
-    print(f"{title} — {len(game.state.players)} player(s), seed {cfg.seed}, agents "
-          f"{', '.join(p.agent for p in game.state.players)}")
-    print(f"Game over after {result.rounds} round(s): {result.reason}.")
-    if result.winners:
-        print(f"Winner: {', '.join(result.winners)}")
-    else:
-        print("No winner.")
-    sys.stdout.flush()
-    print_standings(result)
-    if cfg.log:
-        write_log(cfg.log, game, cfg, force=args.force)
-        print(f"Log written to {cfg.log}")
-    return EXIT_OK
+    from .playing import play_command
+    return play_command(args)
 
 
 def cmd_test(args) -> int:
     from ..tools.scenario import run_paths
+    from ..tools.scenarios.report import outcome_json, outcome_lines, summary, warning_diagnostics
     outcomes, diags = run_paths(args.paths, args.edition)
     failed = [o for o in outcomes if not o.passed]
     errors = [d for d in diags if d.severity == "error"]  # (a symbolic link not followed is a warning)
     if args.format in ("github", "sarif"):
-        print(render(diags + [_failure_diagnostic(o) for o in failed], args.format))
+        print(render(diags + [_failure_diagnostic(o) for o in failed] + warning_diagnostics(outcomes), args.format))
     elif args.format == "json":
         print(json.dumps({
             "passed": len(outcomes) - len(failed), "failed": len(failed), "errors": len(errors),
-            "scenarios": [{"file": o.scenario.path, "scenario": o.scenario.title, "passed": o.passed,
-                           "problems": o.problems, "rules": o.rules} for o in outcomes],
+            "scenarios": [outcome_json(o, args.trace) for o in outcomes],
             "diagnostics": [d.to_json() for d in diags]}, indent=2))
     else:
         for o in outcomes:
-            if o.passed and not args.quiet:
-                print(f"PASSED {o.scenario.path}: {o.scenario.title}")
-            elif not o.passed:
-                print(f"FAILED {o.scenario.path}: {o.scenario.title}")
-                source = o.scenario.data.get("source")
-                if source:
-                    print(f"    source: {source}")
-                for problem in o.problems:
-                    print(f"    {problem}")
+            for line in outcome_lines(o, args.quiet, args.trace):
+                print(line)
         if diags:
             print(render_text(diags))
-        summary = f"{len(outcomes) - len(failed)} passed, {len(failed)} failed"
-        print(summary + (f", {len(errors)} error(s)" if errors else ""))
+        print(summary(outcomes, len(errors)))
     return EXIT_FINDINGS if failed or errors else EXIT_OK
 
 
@@ -369,15 +316,27 @@ def cmd_fmt(args) -> int:
 
 
 def cmd_explain(args) -> int:
+    if args.decisions:
+        from ..tools.catalogue import decision_catalogue, render_catalogue
+        from ..tools.ruleview import load_target as rules_of
+        rs = rules_of(args.target)
+        print(render_catalogue(decision_catalogue(rs), rs.edition(), args.markdown), end="")
+        return EXIT_OK
+    if args.rule is None:
+        print("civdsl explain: name a rule, or give --decisions", file=sys.stderr)
+        return EXIT_USAGE
     from ..tools.ruleview import explain, load_target
-    print(explain(load_target(args.target), args.rule), end="")
+    from .terminal.look import is_terminal
+    color = is_terminal(sys.stdout) and not os.environ.get("NO_COLOR")
+    print(explain(load_target(args.target), args.rule, color=color), end="")
     return EXIT_OK
 
 
 def cmd_diff(args) -> int:
     from ..tools.ruleview import diff, load_target, render_diff
-    a, b = load_target(args.a), load_target(args.b)
-    print(render_diff(a, b, diff(a, b), args.format, (args.a, args.b), args.summary), end="")
+    a, b = load_target(args.a), load_target(args.b, args.options)
+    names = (args.a, args.b + "".join(f" --option {o}" for o in args.options or []))
+    print(render_diff(a, b, diff(a, b), args.format, names, args.summary), end="")
     return EXIT_OK
 
 
@@ -401,6 +360,16 @@ def cmd_schema(args) -> int:
     return EXIT_OK
 
 
+def _options_line(options: dict) -> str:
+    """` (options: expert, short; readings: reading_...)`: the options whose title says they choose a
+    reading of the rulebook (`"Reading: ..."`) apart from the others."""
+    readings = sorted(n for n, o in options.items() if (getattr(o, "title", None) or "").startswith("Reading"))
+    others = sorted(n for n in options if n not in readings)
+    parts = ([f"options: {', '.join(others)}"] if others else []) + (
+        [f"readings: {', '.join(readings)}"] if readings else [])
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def cmd_list(args) -> int:
     from ..language.editions import list_editions, list_variants
     from ..language.loader import load_ruleset
@@ -410,7 +379,7 @@ def cmd_list(args) -> int:
         try:
             rs = load_ruleset(entry)
             title = rs.game.title if rs.game else ""
-            opts = f" (options: {', '.join(sorted(rs.options))})" if rs.options else ""
+            opts = _options_line(rs.options)
         except CivError:
             title, opts = "(does not load: run `civdsl check`)", ""
         print(f"  {name:28} {title}{opts}")
@@ -428,7 +397,7 @@ def cmd_list(args) -> int:
 
 COMMANDS = {"check": cmd_check, "play": cmd_play, "test": cmd_test, "fmt": cmd_fmt, "explain": cmd_explain,
             "diff": cmd_diff, "replay": cmd_replay, "view": cmd_view, "schema": cmd_schema, "list": cmd_list,
-            **lab_cli.COMMANDS, **render_cli.COMMANDS, **serve_cli.COMMANDS}
+            **lab_cli.COMMANDS, **render_cli.COMMANDS, **serve_cli.COMMANDS, **lsp_cli.COMMANDS}
 
 
 if __name__ == "__main__":  # pragma: no cover

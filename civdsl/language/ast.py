@@ -82,7 +82,7 @@ class Call(Expr):
 
 @dataclass(slots=True)
 class BinOp(Expr):
-    """Arithmetic: + - * / // % and the range operator `..`."""
+    """Arithmetic: + - * / // % ** and the range operator `..`."""
     op: str
     left: Expr
     right: Expr
@@ -135,6 +135,19 @@ class Choose(Expr):
     who: Expr
     tag: str
     options: Expr
+    span: Span
+
+
+@dataclass(slots=True)
+class ChooseSubset(Expr):
+    """`who chooses subset "tag" [lo..hi] of items`: the player's agent picks some of the items (how
+    many: `lo`..`hi`; `lo` None is 0, `hi` None is all of them; `exact`: `[n]`, exactly `lo`)."""
+    who: Expr
+    tag: str
+    lo: Expr | None
+    hi: Expr | None
+    exact: bool
+    items: Expr
     span: Span
 
 
@@ -239,9 +252,11 @@ class Skip(Stmt):
 
 @dataclass(slots=True)
 class Fail(Stmt):
-    """`fail "message"`: the attempted action is illegal."""
+    """`fail "message {expr}"`: the attempted action is illegal; the message is filled in like a log's
+    (`parts`: literal text and expressions)."""
     message: str
     span: Span
+    parts: list = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -527,6 +542,14 @@ class DecisionText(Decl):
 
     def key(self):
         return ("decision", self.name)
+
+
+@dataclass(slots=True)
+class Headline(Decl):
+    """`headline "measure" = "text {m.field}"`: how a measurement reads in the story of a game."""
+    name: str
+    parts: list[str | Expr]
+    span: Span
 
 
 @dataclass(slots=True)

@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .agentspec import agent_problem
 from .diagnostics import CivError, Diagnostic, Span, error
 from .paths import config_home, config_log, edition_entry, house_rule_file
 from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems, strict_validator
@@ -68,9 +69,8 @@ def load_config(path: str) -> GameConfig:
     root, data = parse_yaml(text, path)
     if data is None:  # an empty file is a config with every default
         data = {}
-    problems = [Diagnostic("CFG002", f"{fmt_path(where)}: {what}", node_span(path, locate(root, where)),
-                           hint=hint)
-                for where, what, hint in schema_problems(_VALIDATOR, data)]
+    problems = [Diagnostic(code, f"{fmt_path(where)}: {what}", node_span(path, locate(root, where)), hint=hint)
+                for where, code, what, hint in config_problems(data)]
     if problems:
         raise CivError(sorted(problems, key=Diagnostic.sort_key))
 
@@ -94,8 +94,8 @@ def load_config(path: str) -> GameConfig:
                         "an edition folder inside the config's folder; `--edition` on the command line takes any")
         edition = named.path
     log = data.get("log")
-    if log is not None:
-        log = config_log(log, base, config_home(path), node_span(path, locate(root, ["log"])))
+    if log is not None:  # relative to the config's folder (its real place: no `..` left in the path shown)
+        log = config_log(log, config_home(path), config_home(path), node_span(path, locate(root, ["log"])))
 
     agents = data.get("agents", [])
     choices = data.get("choices", {})
@@ -130,9 +130,9 @@ def merge_cli(config: GameConfig, **overrides: Any) -> GameConfig:
     if isinstance(given.get("agents"), str):
         given["agents"] = [given["agents"]]
     checked = {k: v for k, v in given.items() if k in CONFIG_SCHEMA["properties"]}
-    problems = [Diagnostic("CFG002", f"--{str(where[0]).replace('_', '-')}{fmt_path(where[1:], '')}: {what}",
+    problems = [Diagnostic(code, f"--{str(where[0]).replace('_', '-')}{fmt_path(where[1:], '')}: {what}",
                            hint=hint)
-                for where, what, hint in schema_problems(_VALIDATOR, checked)]
+                for where, code, what, hint in config_problems(checked)]
     if problems:
         raise CivError(problems)
     if "house_rules" in given:  # command-line paths are the user's own: relative to the working directory, anywhere
@@ -146,6 +146,21 @@ def merge_cli(config: GameConfig, **overrides: Any) -> GameConfig:
             resolved.append(hr.path or os.path.abspath(raw))  # a missing file: LOAD001 when it is loaded
         given["house_rules"] = resolved
     return replace(config, **given)
+
+
+def config_problems(data: Any) -> list[tuple[list, str, str, str | None]]:
+    """Every finding of the schema, as (key path, code, message, hint); an agent given as text is checked by
+    `agentspec` instead (the schema's pattern only says its shape), which knows each agent's options."""
+    agents = data.get("agents") if isinstance(data, dict) else None
+    texts = {(): agents} if isinstance(agents, str) else \
+        {(i,): a for i, a in enumerate(agents) if isinstance(a, str)} if isinstance(agents, list) else {}
+    found = [(where, "CFG002", what, hint) for where, what, hint in schema_problems(_VALIDATOR, data)
+             if not (where and where[0] == "agents" and tuple(where[1:]) in texts)]
+    for sub, text in texts.items():
+        problem = agent_problem(text)
+        if problem is not None:
+            found.append((["agents", *sub], problem.code, problem.message, problem.hint))
+    return found
 
 
 HOUSE_RULE_HINT = ("a config names a house rule by a shipped variant's name (`civdsl list`) or by a path to a "

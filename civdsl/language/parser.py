@@ -52,7 +52,7 @@ def _unquote(tok: Token | str) -> str:
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), s)
 
 
-_BINOPS = {"+", "-", "*", "/", "//", "%"}
+_BINOPS = {"+", "-", "*", "/", "//", "%", "**"}
 
 
 @v_args(meta=True)
@@ -249,6 +249,9 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
     def decision_decl(self, meta, c):
         return A.DecisionText(_unquote(c[0]), list(c[1:]), self.s(meta))
 
+    def headline_decl(self, meta, c):
+        return A.Headline(_unquote(c[0]), parse_template(_unquote(c[1]), _tok_span(self.path, c[1])), self.s(meta))
+
     def view_decl(self, meta, c):
         name, title, of, *items = c
         return A.View(str(name), _unquote(title) if title is not None else None,
@@ -378,7 +381,8 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
         return A.Skip(str(c[0]), self.s(meta))
 
     def fail_stmt(self, meta, c):
-        return A.Fail(_unquote(c[0]), self.s(meta))
+        text = _unquote(c[0])
+        return A.Fail(text, self.s(meta), parse_template(text, _tok_span(self.path, c[0])))
 
     def end_stmt(self, meta, c):
         return A.EndGame(self.s(meta))
@@ -386,6 +390,17 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
     # -- expressions -------------------------------------------------------------------------------
     def choose_expr(self, meta, c):
         return A.Choose(c[0], _unquote(c[1]), c[2], self.s(meta))
+
+    def choose_subset(self, meta, c):
+        who, tag, size, items = c
+        lo, hi, exact = size if size is not None else (None, None, False)
+        return A.ChooseSubset(who, _unquote(tag), lo, hi, exact, items, self.s(meta))
+
+    def size_exact(self, meta, c):
+        return (c[0], None, True)
+
+    def size_range(self, meta, c):
+        return (c[0], c[1], False)
 
     def if_expr(self, meta, c):
         node = c[-1]
@@ -433,6 +448,9 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
 
     def neg(self, meta, c):
         return A.Neg(c[0], self.s(meta))
+
+    def pow_op(self, meta, c):
+        return A.BinOp("**", c[0], c[1], self.s(meta))
 
     def attr(self, meta, c):
         return ("attr", str(c[0]), self.s(meta))

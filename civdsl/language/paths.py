@@ -346,20 +346,3 @@ def is_civdsl_log(path: str) -> bool:
     except (OSError, ValueError, RecursionError):
         return False
     return isinstance(head, dict) and head.get("type") == "header" and head.get("format") == LOG_FORMAT
-
-
-def open_log(path: str, force: bool = False):
-    """Open a log for writing under the policy of `writable_log` (checked again: the file may have
-    appeared while the game was played); never follows a symbolic link unless `force`."""
-    exists = writable_log(path, force)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-    if not force:
-        flags |= getattr(os, "O_NOFOLLOW", 0) | (0 if exists else os.O_EXCL)
-    try:
-        fd = os.open(path, flags, 0o666)
-    except FileExistsError:
-        raise error("LOG006", f"`{path}` was created while the game was played; not overwritten", None,
-                    "write the log to a new file, or pass --force") from None
-    except OSError as exc:
-        raise error("LOG003", f"cannot write log `{path}`: {exc.strerror or exc}", None) from None
-    return os.fdopen(fd, "w", encoding="utf-8", newline="\n")

@@ -12,7 +12,10 @@ see `language/paths.py`), and header names house rules so that the replay finds 
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +35,7 @@ from ..language.paths import (
     edition_name,
     house_rule_file,
     house_rule_name,
-    open_log,
+    writable_log,
 )
 from ..language.yamlfile import INT_LIMIT
 
@@ -65,16 +68,34 @@ def log_lines(game: Game, cfg: GameConfig, house_rules: list[str] | None = None)
 def write_log(path: str, game: Game, cfg: GameConfig, force: bool = False) -> None:
     """Write the log: a new file or over a civdsl log (any file but a folder with `force`). The edition
     and house rules are named as a replay finds them: by name, or by a path relative to the log's folder
-    when inside it (else by an absolute path, which a replay refuses unless in a rulesets root)."""
+    when inside it (else by an absolute path, which a replay refuses unless in a rulesets root).
+
+    The text goes to a temporary file beside the log, which then takes the log's place: a full disk
+    or an interrupted write leaves an earlier log (an earlier save of the game) as it was."""
     folder = config_home(path)
     named = [house_rule_name(h, folder) for h in cfg.house_rules]
     lines = [dumps(header(game, cfg, named, edition_name(cfg.edition, folder)))] + [dumps(e) for e in game.events]
-    text = "\n".join(lines) + "\n"
-    with open_log(path, force) as f:
-        try:
+    replace_atomically(path, "\n".join(lines) + "\n", force)
+
+
+def replace_atomically(path: str, text: str, force: bool) -> None:
+    writable_log(path, force)
+    target = Path(path)
+    try:
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise error("LOG003", f"cannot write log `{path}`: {exc.strerror or exc}", None) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
-        except OSError as exc:
-            raise error("LOG003", f"cannot write log `{path}`: {exc.strerror or exc}", None) from None
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise error("LOG003", f"cannot write log `{path}`: {exc.strerror or exc}", None,
+                    "free some space or write the log elsewhere; an earlier log at that path is unchanged") from None
 
 
 def read_log(path: str) -> list[dict]:

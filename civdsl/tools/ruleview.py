@@ -19,6 +19,7 @@ from ..language.formatter import shape
 from ..language.limits import deep
 from ..language.loader import Ruleset, load_ruleset
 from ..language.names import suggest
+from .rulesource import explain_rule, render
 
 GROUPS = {"param": "Parameters", "phase": "Phases", "sequence": "Turn sequence", "procedure": "Procedures",
           "table": "Tables", "track": "Tracks (A.S.T.)", "victory": "Victory", "setup": "Set-up",
@@ -26,20 +27,22 @@ GROUPS = {"param": "Parameters", "phase": "Phases", "sequence": "Turn sequence",
           "mapdecl": "Map", "game": "Game", "heuristic": "Agent heuristics", "invariant": "Invariants"}
 
 
-def load_target(target: str) -> Ruleset:
-    """An edition name, a folder or entry `.civ` file, or a YAML game config (edition + options + house rules)."""
+def load_target(target: str, options: list[str] | None = None) -> Ruleset:
+    """An edition name, a folder or entry `.civ` file, or a YAML game config (edition + options + house
+    rules); `options` are switched on besides (a config's own first)."""
+    options = list(options or [])
     if target.endswith((".yaml", ".yml")):
         from ..language.config import load_config
         cfg = load_config(target)
         if not cfg.edition:
             raise error("CFG014", f"config `{target}` names no edition")
-        return load_ruleset(find_edition(cfg.edition), options=cfg.options, house_rules=cfg.house_rules)
+        return load_ruleset(find_edition(cfg.edition), options=cfg.options + options, house_rules=cfg.house_rules)
     path = Path(target)
     if path.suffix != ".civ" and not path.exists() and target in list_variants():
         path = list_variants()[target]  # a shipped house rule, by name
     if path.suffix == ".civ" and path.is_file():
-        return load_ruleset(path.resolve(), root=path.resolve().parent.parent)
-    return load_ruleset(find_edition(target))
+        return load_ruleset(path.resolve(), root=path.resolve().parent.parent, options=options)
+    return load_ruleset(find_edition(target), options=options)
 
 
 def source_of(span: Span) -> str:
@@ -80,37 +83,19 @@ def find_rules(rs: Ruleset, query: str) -> list[tuple[str, str]]:
 
 
 @deep
-def explain(rs: Ruleset, query: str) -> str:
+def explain(rs: Ruleset, query: str, color: bool = False) -> str:
+    """Each rule matching `query` as written (comments kept; coloured for a terminal with `color`), the
+    rulebook passage it cites, what it uses, the places that shaped it and how, and the options, house
+    rules and editions not in play that would change it (see `rulesource`)."""
     keys = find_rules(rs, query)
     if not keys:
         guess = suggest(query.split()[-1], [n for _, n in rs.decls if n])
         raise error("EXP001", f"no rule `{query}` in `{rs.edition()}`", None,
                     f"did you mean `{guess}`?" if guess else "name a phase, procedure, param, or thing")
-    out = []
+    parts: list[tuple[str, str]] = []
     for key in keys:
-        decl = rs.decls[key] if key in rs.decls else rs.options[key[1]]
-        out.append(f"{_label(key)} in {rs.edition()}, as it runs:")
-        out.append("")
-        body = source_of(decl.span)
-        if isinstance(decl, A.Entity):  # fields may come from `modify` overlays elsewhere
-            body = "\n".join([f"{decl.kind} \"{decl.name}\" {{"] +
-                             [f"  {f.name}: {source_of(f.value.span)}   # {display_path(f.span.file)}:{f.span.line}"
-                              for f in decl.fields] +
-                             [f"  {b.name}(...) {{ ... }}   # {display_path(b.span.file)}:{b.span.line}"
-                              for b in decl.blocks] + ["}"])
-        elif isinstance(decl, A.Param):
-            body = f"param {decl.name} = {source_of(decl.value.span)}"
-        elif isinstance(decl, A.Table) and any(what == "modified" for _, what in rs.history.get(key, [])):
-            body = "\n".join([f"table {decl.name}" + (f" die {decl.die}" if decl.die else "") + " {"] +
-                             [f"  {_row_key(r)}: {source_of(r.value.span)}   # {display_path(r.span.file)}:{r.span.line}"
-                              for r in decl.rows] + ["}"])
-        out.extend("    " + line for line in body.splitlines())
-        out.append("")
-        out.append("shaped by:")
-        for span, what in rs.history.get(key, []):
-            out.append(f"  {what:9} at {display_path(span.file)}:{span.line}")
-        out.append("")
-    return "\n".join(out).rstrip() + "\n"
+        parts += explain_rule(rs, key, _details) + [("text", "")]
+    return render(parts, color)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from ..engine.interpreter import Game
 from ..engine.program import Program
 from ..language.config import GameConfig
 from ..language.diagnostics import CivError, Diagnostic
+from ..language.editions import ENTRY_FILE, list_editions
 
 
 def game_seeds(root: int, n: int) -> list[int]:
@@ -38,18 +39,47 @@ def simulate(entry: Path, n: int, root_seed: int, log_dir: Path | None = None,
         with ProcessPoolExecutor(max_workers=workers) as pool:
             outcomes = list(pool.map(_play_one, jobs_list, chunksize=4))
     edition = program.ruleset.edition()
-    target = edition if entry.name == "game.civ" else str(entry)  # an overlay plays as its own entry
-    diags: list[Diagnostic] = []
-    for (entry_s, players, seed), failure in zip(jobs_list, outcomes):
-        if failure is None:
-            continue
-        d, rnd, phase = failure
-        where = _write_failure_log(program, players, seed, log_dir) if log_dir is not None else ""
-        diags.append(Diagnostic("SIM001", f"{edition}: game with {players} player(s), seed {seed}, failed in "
-                                f"round {rnd}, phase `{phase}`: [{d.code}] {d.message}", d.span, "error",
-                                f"reproduce with `civdsl play --edition {target} --players {players} "
-                                f"--seed {seed}`" + (f"; replay log: {where}" if where else "")))
-    return diags, n - len(diags), edition
+    target = _play_target(entry, edition)
+    groups: dict[tuple, list] = {}  # failures alike (the same code at the same place), in seed order
+    for (_, players, seed), failure in zip(jobs_list, outcomes):
+        if failure is not None:
+            d = failure[0]
+            key = (d.code, d.span.file, d.span.line, d.span.col) if d.span is not None else (d.code, d.message)
+            groups.setdefault(key, []).append((players, seed, *failure))
+    diags = [_group_diagnostic(edition, target, n, members, program, log_dir) for members in groups.values()]
+    return diags, n - sum(len(members) for members in groups.values()), edition
+
+
+def _play_target(entry: Path, edition: str) -> str:
+    """How `civdsl play --edition` names the entry: a shipped edition by its name, any other edition by
+    its folder, an overlay by its file."""
+    if entry.name != ENTRY_FILE:
+        return str(entry)
+    if list_editions().get(edition) == entry.resolve():
+        return edition
+    return str(entry.parent)
+
+
+MAX_LOGS = 3    # replay logs written per group of alike failures
+MAX_SEEDS = 5   # seeds named per group
+
+
+def _group_diagnostic(edition: str, target: str, n: int, members: list, program: Program,
+                      log_dir: Path | None) -> Diagnostic:
+    """One SIM001 for failures alike: the first game's failure, how many failed so, their first seeds,
+    and replay logs of the first few."""
+    players, seed, d, rnd, phase = members[0]
+    logs = [] if log_dir is None else [_write_failure_log(program, p, s, log_dir) for p, s, *_ in members[:MAX_LOGS]]
+    if len(members) == 1:
+        head = f"{edition}: game with {players} player(s), seed {seed}, failed in round {rnd}, phase `{phase}`"
+    else:
+        seeds = ", ".join(str(m[1]) for m in members[:MAX_SEEDS])
+        more = f" and {len(members) - MAX_SEEDS} more" if len(members) > MAX_SEEDS else ""
+        head = (f"{edition}: {len(members)} of {n} games failed alike (seeds {seeds}{more}); the first, with "
+                f"{players} player(s), seed {seed}, in round {rnd}, phase `{phase}`")
+    where = f"; replay log{'s' if len(logs) > 1 else ''}: {', '.join(logs)}" if logs else ""
+    return Diagnostic("SIM001", f"{head}: [{d.code}] {d.message}", d.span, "error",
+                      f"reproduce with `civdsl play --edition {target} --players {players} --seed {seed}`{where}")
 
 
 _PROGRAMS: dict[str, Program] = {}

@@ -14,6 +14,7 @@ import time
 import traceback
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from ...api import load_program, new_game
 from ...engine.agents import make_agents, option_labels, with_presets
@@ -45,7 +46,8 @@ class Pending:
     seat: int
     tag: str
     question: str
-    labels: list[str]
+    labels: list[str]  # the options in words; for a subset decision, its items
+    subset: Any = None  # a subset decision's `Subsets` (answered by ticking items), else None
 
 
 class WebAgent:
@@ -159,9 +161,10 @@ class LiveGame:
                 raise Diverged(f"the stored answers do not fit the game at decision {n}: the rules changed "
                                "since it was played, so it cannot be resumed")
             return stored["choice"]
-        labels = option_labels(decision)  # in words, as the terminal shows them
+        # in words, as the terminal shows them (a subset decision: its items, to be ticked)
+        labels = option_labels(decision) if decision.subset is None else decision.item_labels
         question = decision.question or decision.tag
-        self.pending = Pending(n, seat, decision.tag, str(question), labels)
+        self.pending = Pending(n, seat, decision.tag, str(question), labels, decision.subset)
         self.status = WAITING
         self.version += 1
         self.cond.notify_all()
@@ -180,10 +183,13 @@ class LiveGame:
         moves after an answer are waited for). A WebError 503 when they still move after `timeout` seconds."""
         return _Paused(self, timeout)
 
-    def answer(self, seat: int, n, choice) -> None:
-        """A browser's answer to decision `n` for `seat`: checked, stored, then handed to the game."""
+    def answer(self, seat: int, n, choice, picks: list | None = None) -> None:
+        """A browser's answer to decision `n` for `seat`: checked, stored, then handed to the game. A subset
+        decision is answered with `picks`, the positions of the items ticked (or with `choice`, the index
+        of the subset among its options)."""
         n = _number(n, "decision number")
-        choice = _number(choice, "choice")
+        if picks is None:
+            choice = _number(choice, "choice")
         with self.paused():
             if self.over:
                 raise WebError(409, "the game is over: nothing to answer", "reload the page to see the result")
@@ -195,7 +201,11 @@ class LiveGame:
                 raise WebError(409, "this decision is not open", "the page is out of date; reload it")
             if p.seat != seat:
                 raise WebError(403, "this decision is not yours to answer")
-            if not 0 <= choice < len(p.labels):
+            if p.subset is not None:
+                choice = _subset_choice(p.subset, choice, picks)
+            elif picks is not None:
+                raise WebError(400, "this decision asks for one option, not items ticked", "press one of the buttons")
+            elif not 0 <= choice < len(p.labels):
                 raise WebError(400, f"choice {choice} is not among the options (1 to {len(p.labels)})",
                                "pick one of the buttons on the page")
             if not self.store.add_answer(self.id, n, seat, choice, p.tag):
@@ -228,6 +238,20 @@ class _Paused:
 
     def __exit__(self, *exc) -> None:
         self.live.cond.release()
+
+
+def _subset_choice(subset, choice, picks: list | None) -> int:
+    """The option a subset decision's answer names: the items ticked (`picks`), or an option's index."""
+    if picks is None:
+        if not 0 <= choice < len(subset):
+            raise WebError(400, f"choice {choice} is not among the options (0 to {len(subset) - 1})")
+        return choice
+    positions = [_number(x, "item") for x in picks]
+    try:
+        return subset.index(positions)
+    except ValueError:
+        raise WebError(400, f"{len(positions)} item(s) ticked: choose {subset.describe_size()}",
+                       "tick the items you choose, then press the button") from None
 
 
 def _number(value, what: str) -> int:

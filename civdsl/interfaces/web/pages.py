@@ -18,6 +18,7 @@ from .present import board_svg, seat_events, seat_scene, standings
 from .store import FAILED, FINISHED
 
 MAX_UPLOAD_FIELD = 70 * 1024  # bytes read of an uploaded config (the reader refuses more than its own cap)
+MAX_PICKS = 1_000  # items one answer to a subset decision may tick
 
 
 def games_of(request: Request) -> Games:
@@ -94,7 +95,8 @@ def seat_state(seat: Seat, start: int | None = None) -> dict:
         pending = live.pending
         if pending is not None and pending.seat == seat.index:
             state["decision"] = {"n": pending.n, "tag": pending.tag, "question": pending.question,
-                                 "labels": list(pending.labels)}
+                                 "labels": list(pending.labels),  # (a subset decision: its items)
+                                 "subset": pending.subset.describe_size() if pending.subset is not None else None}
         elif pending is not None:
             kind = live.spec.seats[pending.seat]
             state["waiting_for"] = f"P{pending.seat + 1}" + (" (a person)" if kind == "human" else "")
@@ -138,16 +140,17 @@ def seat_status(request: Request) -> Response:
 
 
 async def answer(request: Request) -> Response:
-    form = await request.form(max_files=0, max_fields=10)
-    await run_in_threadpool(_answer, request, form.get("n"), form.get("choice"))
+    form = await request.form(max_files=0, max_fields=10 + MAX_PICKS)
+    picks = form.getlist("pick")[:MAX_PICKS] if form.get("subset") else None  # a subset decision: the items ticked
+    await run_in_threadpool(_answer, request, form.get("n"), form.get("choice"), picks)
     return RedirectResponse(f"/seat/{request.path_params['token']}", status_code=303)
 
 
-def _answer(request: Request, n, choice) -> None:
+def _answer(request: Request, n, choice, picks=None) -> None:
     seat = games_of(request).seat(request.path_params["token"])
     if seat.live is None:
         raise WebError(409, "the game is over: nothing to answer", "reload the page to see the result")
-    seat.live.answer(seat.index, n, choice)
+    seat.live.answer(seat.index, n, choice, picks)
 
 
 # ---- the JSON API -------------------------------------------------------------------------------------------
@@ -172,5 +175,8 @@ async def api_answer(request: Request) -> Response:
         raise WebError(400, "the answer is not JSON", 'send {"n": DECISION_NUMBER, "choice": OPTION_INDEX}') from None
     if not isinstance(body, dict):
         raise WebError(400, "the answer is not a JSON object", 'send {"n": DECISION_NUMBER, "choice": OPTION_INDEX}')
-    await run_in_threadpool(_answer, request, body.get("n"), body.get("choice"))
+    picks = body.get("picks")  # a subset decision: the positions of the items chosen (or `choice`, an option)
+    if picks is not None and (not isinstance(picks, list) or len(picks) > MAX_PICKS):
+        raise WebError(400, "`picks` is a list of item positions", 'send {"n": DECISION_NUMBER, "picks": [0, 2]}')
+    await run_in_threadpool(_answer, request, body.get("n"), body.get("choice"), picks)
     return JSONResponse({"ok": True})
