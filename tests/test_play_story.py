@@ -182,3 +182,23 @@ def test_resume_takes_its_settings_from_the_log(monkeypatch, capsys, tmp_path):
     log = saved_game(monkeypatch, capsys, tmp_path)
     rc, out, err = run_cli(monkeypatch, capsys, ["play", "--resume", str(log), "--players", "3", "--seed", "4"])
     assert rc == 2 and "error[RES001]" in err and "--players, --seed" in err
+
+
+def test_a_headline_tells_only_the_measurements_its_condition_lets_through(tmp_path):
+    from one_file import TINY, one_file_edition
+    from civdsl.api import compile_entry
+    from civdsl.engine.agents import make_agents
+    from civdsl.engine.interpreter import Game
+    text = (TINY / "game.civ").read_text().replace('log "{player} moves to {player.score}"',
+                                                     'log "{player} moves to {player.score}"\n'
+                                                     '  measure("move", {player: player, value: r})')
+    prog = compile_entry(one_file_edition(tmp_path, text + '\nheadline "move" when m.value == 6 = '
+                                                         '"{player} rolls a six and reaches {player.score}"\n'))
+    game = Game(prog, 2, 3, make_agents(["heuristic"], 2, 3), max_rounds=30)
+    game.story = True
+    game.run()
+    moves = [m for m in game.measures if m["name"] == "move"]
+    told = [m for m in moves if "headline" in m]
+    assert told and len(told) < len(moves)
+    assert all(m["fields"]["value"] == 6 and m["headline"].startswith(m["fields"]["player"] + " rolls a six")
+               for m in told)

@@ -53,11 +53,14 @@ def compile_decision_texts(comp) -> None:
 
 
 def compile_headlines(comp) -> None:
-    """Every `headline "measure" = "text"` into `Program.headlines`: its text parts, each `{expr}` a
-    function of `m` (the measurement's record) and `player` (its `player` field)."""
+    """Every `headline "measure" [when cond] = "text"` into `Program.headlines`: its text parts, each
+    `{expr}` a function of `m` (the measurement's record) and `player` (its `player` field), and the
+    condition's function (None: always)."""
     for d in comp.of(A.Headline):
         parts: list = []
-        comp.prog.headlines[d.name] = [parts, d.span]
+        entry = comp.prog.headlines[d.name] = [parts, d.span, None]
+        if d.when is not None:
+            comp.slot(entry, 2, d.when, ["m", "player"])
         for part in d.parts:
             parts.append(part if isinstance(part, str) else None)
             if not isinstance(part, str):

@@ -52,7 +52,9 @@ class StateChanges:
             return
         entry = {"round": self.state.round, "name": name, "fields": fields, "rule": self.where(self.c.span)}
         if self.story and record is not None and name in self.program.headlines:
-            entry["headline"] = headline_text(self, name, record)
+            line = headline_text(self, name, record)
+            if line is not None:
+                entry["headline"] = line
         self.measures.append(entry)
 
     def narrate(self, text: str) -> None:

@@ -65,7 +65,7 @@ class Program:
     heuristics: dict[str, Callable] = field(default_factory=dict)
     views: list[CompiledView] = field(default_factory=list)
     decision_texts: dict[str, dict] = field(default_factory=dict)  # tag -> field name -> [fn, span]
-    headlines: dict[str, list] = field(default_factory=dict)  # measure name -> [parts: texts and fns, span]
+    headlines: dict[str, list] = field(default_factory=dict)  # measure name -> [parts (texts, fns), span, when fn]
     invariants: list[list] = field(default_factory=list)  # [name, fn, span]
     bounds: dict[tuple[str, str], tuple[int | None, int | None]] = field(default_factory=dict)
     player_bounds: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)  # by counter name

@@ -55,13 +55,18 @@ def decision_words(decision) -> tuple[str | None, list[str]]:
     return look(game, p, False, evaluate)
 
 
-def headline_text(game, name: str, record: dict) -> str:
+def headline_text(game, name: str, record: dict) -> str | None:
     """The story's line for a measurement (`headline "name" = "..."`), told as everyone may hear it
-    (narration is public), changing nothing; `m` is the record, `player` its `player` field."""
-    parts, span = game.program.headlines[name]
+    (narration is public), changing nothing; `m` is the record, `player` its `player` field. None when
+    the headline's `when` condition does not hold."""
+    parts, span, when = game.program.headlines[name]
     local = {"m": record, "player": record.get("player")}
-    return look(game, None, True, lambda: "".join(p if isinstance(p, str) else fmt(_run(game, p, span, local))
-                                                  for p in parts))
+
+    def text():
+        if when is not None and not _run(game, when, span, local):
+            return None
+        return "".join(p if isinstance(p, str) else fmt(_run(game, p, span, local)) for p in parts)
+    return look(game, None, True, text)
 
 
 def look(game, viewer: Player | None, reveal: bool, fn):

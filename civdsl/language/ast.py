@@ -546,8 +546,10 @@ class DecisionText(Decl):
 
 @dataclass(slots=True)
 class Headline(Decl):
-    """`headline "measure" = "text {m.field}"`: how a measurement reads in the story of a game."""
+    """`headline "measure" when cond = "text {m.field}"`: how a measurement reads in the story of a game
+    (`when`: only the measurements that meet the condition make the news)."""
     name: str
+    when: Expr | None
     parts: list[str | Expr]
     span: Span
 

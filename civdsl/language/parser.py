@@ -250,7 +250,9 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
         return A.DecisionText(_unquote(c[0]), list(c[1:]), self.s(meta))
 
     def headline_decl(self, meta, c):
-        return A.Headline(_unquote(c[0]), parse_template(_unquote(c[1]), _tok_span(self.path, c[1])), self.s(meta))
+        name, when, text = c
+        return A.Headline(_unquote(name), when, parse_template(_unquote(text), _tok_span(self.path, text)),
+                          self.s(meta))
 
     def view_decl(self, meta, c):
         name, title, of, *items = c
