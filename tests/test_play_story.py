@@ -186,6 +186,7 @@ def test_resume_takes_its_settings_from_the_log(monkeypatch, capsys, tmp_path):
 
 def test_a_headline_tells_only_the_measurements_its_condition_lets_through(tmp_path):
     from one_file import TINY, one_file_edition
+
     from civdsl.api import compile_entry
     from civdsl.engine.agents import make_agents
     from civdsl.engine.interpreter import Game
