@@ -261,7 +261,7 @@ def used_rules(rs: Ruleset, key: tuple[str, str], decl) -> list[tuple[str, str]]
 @dataclass
 class Elsewhere:
     """An option, house rule or edition not in play that changes the rule or what it uses."""
-    who: str                 # "option `short_9`", "house rule `gentle-calamities`", "edition `gibsons-uk`"
+    who: str                 # "option `short`", "house rule `gentler`", "edition `my-edition`"
     how: str                 # how to play with it
     changes: list[tuple[tuple[str, str], Span, list[str], str]] = field(default_factory=list)  # key, where, details, why
 

@@ -11,8 +11,24 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from . import style as S
 from .shapes import SHAPES, SYMBOLS, piece, symbol
+from .style import (
+    AREA_EDGE,
+    AREA_SIZE,
+    BORDER_LINES,
+    FILLS,
+    HATCH,
+    HIGHLIGHT,
+    INK,
+    LAND,
+    MUTED,
+    NEUTRAL,
+    PAPER,
+    PIECE,
+    SHADE,
+    SYMBOL,
+    named,
+)
 from .svg import Svg, esc, text_width
 
 NODE_R = 11
@@ -41,22 +57,22 @@ class Look:
     def fill(self, attrs: dict) -> str:
         for i, attr in enumerate(self.fills):
             if _set(attrs.get(attr)):
-                return S.FILLS[i % len(S.FILLS)]
-        return S.LAND
+                return FILLS[i % len(FILLS)]
+        return LAND
 
     def hatch_ids(self, attrs: dict) -> list[int]:
         return [i for i, attr in enumerate(self.hatches) if _set(attrs.get(attr))]
 
     def marks(self, attrs: dict) -> list[tuple[str, str, str | None]]:
         """(style, colour, the value's own colour) of each symbol layer set in the area."""
-        return [(st, S.SYMBOL[i % len(S.SYMBOL)], S.named(attrs.get(attr)))
+        return [(st, SYMBOL[i % len(SYMBOL)], named(attrs.get(attr)))
                 for i, (attr, st) in enumerate(self.symbols) if _set(attrs.get(attr))]
 
     def stacks(self, pieces: list) -> list[tuple[str, str, int]]:
         """An area's pieces as (shape, colour, count), players in seat order, kinds in the panel's order."""
         rows = sorted(pieces, key=lambda p: (self.order.get(p[0], len(self.order)), str(p[0]),
                                              self.kind_order.get(p[1], len(self.kind_order)), str(p[1])))
-        return [(self.shapes.get(kind, "disc"), self.colours.get(owner, S.NEUTRAL), n) for owner, kind, n in rows]
+        return [(self.shapes.get(kind, "disc"), self.colours.get(owner, NEUTRAL), n) for owner, kind, n in rows]
 
 
 def _pairs(value) -> list:
@@ -121,7 +137,7 @@ def draw_board(svg: Svg, scene_map: dict, look: Look, x0: float, y0: float, widt
             nodes[name] = at(label) if label else _centre(polys[name][0])
         elif _point(shape.get("at")):
             nodes[name] = at(_point(shape.get("at")))
-    svg.rect(x0, y0, width, height, "#e9eef2" if not polys else S.PAPER)
+    svg.rect(x0, y0, width, height, "#e9eef2" if not polys else PAPER)
     _draw_polygons(svg, polys, areas, look)
     _draw_borders(svg, scene_map.get("borders"), nodes, polys)
     by_area = defaultdict(list)
@@ -146,21 +162,21 @@ def _draw_polygons(svg: Svg, polys: dict, areas: dict, look: Look) -> None:
         return
     svg.add("<defs>" + "".join(
         f'<pattern id="hatch{i}" patternUnits="userSpaceOnUse" width="7" height="7" patternTransform="rotate(45)">'
-        f'<line x1="0" y1="0" x2="0" y2="7" stroke="{S.HATCH[i % len(S.HATCH)]}" stroke-width="2.2"/></pattern>'
+        f'<line x1="0" y1="0" x2="0" y2="7" stroke="{HATCH[i % len(HATCH)]}" stroke-width="2.2"/></pattern>'
         for i in range(len(look.hatches))) + "</defs>")
     order = sorted(polys, key=lambda n: (-sum(_area_of(p) for p in polys[n]), n))
     for name in order:
         attrs = areas.get(name) if isinstance(areas.get(name), dict) else {}
         for poly in polys[name]:
-            svg.polygon(poly, look.fill(attrs), S.AREA_EDGE, 1.2, extra=_title(name))
+            svg.polygon(poly, look.fill(attrs), AREA_EDGE, 1.2, extra=_title(name))
             for i in look.hatch_ids(attrs):
                 svg.polygon(poly, f"url(#hatch{i})", extra=' fill-opacity="0.55"')
             if name in look.shade:
-                svg.polygon(poly, S.SHADE, extra=' fill-opacity="0.8"')
+                svg.polygon(poly, SHADE, extra=' fill-opacity="0.8"')
     for name in order:
         if name in look.highlight:
             for poly in polys[name]:
-                svg.polygon(poly, "none", S.HIGHLIGHT, 4)
+                svg.polygon(poly, "none", HIGHLIGHT, 4)
 
 
 def _draw_borders(svg: Svg, borders, nodes: dict, polys: dict) -> None:
@@ -171,10 +187,10 @@ def _draw_borders(svg: Svg, borders, nodes: dict, polys: dict) -> None:
         if b[0] not in nodes or b[1] not in nodes:
             continue
         (x1, y1), (x2, y2) = nodes[b[0]], nodes[b[1]]
-        kind = b[2] if b[2] in S.BORDER_LINES else "land"
-        svg.line(x1, y1, x2, y2, S.BORDER_LINES[kind], 2.2, ' stroke-linecap="round"')
+        kind = b[2] if b[2] in BORDER_LINES else "land"
+        svg.line(x1, y1, x2, y2, BORDER_LINES[kind], 2.2, ' stroke-linecap="round"')
         if kind in ("water", "both"):
-            svg.line(x1, y1, x2, y2, S.BORDER_LINES["water"] if kind == "both" else "#ffffff", 2.2,
+            svg.line(x1, y1, x2, y2, BORDER_LINES["water"] if kind == "both" else "#ffffff", 2.2,
                      ' stroke-dasharray="7 6"')
 
 
@@ -182,7 +198,7 @@ def _name_size(name: str, polys: list) -> float:
     """The name's font size: the house size, smaller (to a floor) where the area is narrow."""
     xs = [p[0] for poly in polys for p in poly]
     room = (max(xs) - min(xs)) * 0.95
-    size = S.AREA_SIZE
+    size = AREA_SIZE
     while size > 8 and text_width(name, size) > room:
         size -= 1
     return size
@@ -194,30 +210,30 @@ def _label_polygon(svg, name, point, polys, attrs, look: Look, pieces) -> None:
     marks = look.marks(attrs)
     stacks = look.stacks(pieces)
     rows = (len(stacks) + PER_ROW - 1) // PER_ROW
-    top = y - (size + (S.PIECE + 3) * rows) / 2 if stacks else y - size / 2
-    ink = S.MUTED if name in look.shade else S.INK
+    top = y - (size + (PIECE + 3) * rows) / 2 if stacks else y - size / 2
+    ink = MUTED if name in look.shade else INK
     svg.text(x, top + size * 0.8, name, size, ink, "middle", halo="#ffffff")
     if marks:
         _marks(svg, marks, x + text_width(name, size) / 2 + 7, top + size * 0.45, 9)
-    _pieces(svg, stacks, x, top + size + 3 + S.PIECE / 2)
+    _pieces(svg, stacks, x, top + size + 3 + PIECE / 2)
 
 
 def _node(svg, name, point, attrs, look: Look, pieces) -> None:
     x, y = point
-    fill = S.SHADE if name in look.shade else look.fill(attrs)
-    svg.circle(x, y, NODE_R, fill, S.AREA_EDGE, 1.4, extra=_title(name))
+    fill = SHADE if name in look.shade else look.fill(attrs)
+    svg.circle(x, y, NODE_R, fill, AREA_EDGE, 1.4, extra=_title(name))
     for i in look.hatch_ids(attrs):
-        svg.circle(x, y, NODE_R - 3, "none", S.HATCH[i % len(S.HATCH)], 2.5)
+        svg.circle(x, y, NODE_R - 3, "none", HATCH[i % len(HATCH)], 2.5)
     if name in look.highlight:
-        svg.circle(x, y, NODE_R + 4, "none", S.HIGHLIGHT, 3.5)
+        svg.circle(x, y, NODE_R + 4, "none", HIGHLIGHT, 3.5)
     marks = look.marks(attrs)
     if marks:
         _marks(svg, marks, x - (len(marks) - 1) * 4.5, y, 8)
-    ink = S.MUTED if name in look.shade else S.INK
-    svg.text(x, y + NODE_R + S.AREA_SIZE + 1, name, S.AREA_SIZE - 1, ink, "middle", halo="#ffffff")
+    ink = MUTED if name in look.shade else INK
+    svg.text(x, y + NODE_R + AREA_SIZE + 1, name, AREA_SIZE - 1, ink, "middle", halo="#ffffff")
     stacks = look.stacks(pieces)
     rows = (len(stacks) + PER_ROW - 1) // PER_ROW
-    _pieces(svg, stacks, x, y - NODE_R - 4 - (S.PIECE + 3) * rows + S.PIECE / 2)
+    _pieces(svg, stacks, x, y - NODE_R - 4 - (PIECE + 3) * rows + PIECE / 2)
 
 
 def _marks(svg, marks, x, y, size) -> None:
@@ -227,12 +243,12 @@ def _marks(svg, marks, x, y, size) -> None:
 
 def _pieces(svg, stacks, x, y) -> None:
     """Stacks in rows of PER_ROW, centred on x, the first row's centres at y."""
-    step = S.PIECE + 4
+    step = PIECE + 4
     for row in range(0, len(stacks), PER_ROW):
         line = stacks[row:row + PER_ROW]
         left = x - (len(line) - 1) * step / 2
         for i, (shape, colour, n) in enumerate(line):
-            piece(svg, shape, left + i * step, y + (row // PER_ROW) * (S.PIECE + 3), S.PIECE, colour, n)
+            piece(svg, shape, left + i * step, y + (row // PER_ROW) * (PIECE + 3), PIECE, colour, n)
 
 
 def _title(name: str) -> str:
@@ -242,7 +258,7 @@ def _title(name: str) -> str:
 def draw_kinds(svg: Svg, look: Look, kinds, x: float, y: float) -> None:
     """The shape of each kind of piece on the map, in a row from (x, y) (a kind's name is the ruleset's)."""
     for kind in [k for k in look.shapes if k in set(kinds)]:
-        piece(svg, look.shapes[kind], x + 8, y, 14, S.NEUTRAL)
-        svg.text(x + 20, y + 5, kind, 13, S.INK)
+        piece(svg, look.shapes[kind], x + 8, y, 14, NEUTRAL)
+        svg.text(x + 20, y + 5, kind, 13, INK)
         x += 20 + text_width(kind, 13) + 16
 

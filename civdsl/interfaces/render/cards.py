@@ -6,7 +6,7 @@ lists and tables are cut, saying how much was left out: a picture shows a game a
 """
 from __future__ import annotations
 
-from . import style as S
+from .style import CARD, HEAD_SIZE, INK, MUTED, RULE, TEXT_SIZE
 from .svg import CHAR_WIDTH, Svg, fit, show, text_width, wrap
 from .tracks import draw_track
 
@@ -25,16 +25,16 @@ def draw_card(svg: Svg, view: dict, x: float, y: float, width: float, colours: d
             cy += _panel(body, panel, x + PAD, y + 44 + cy, inner, colours) + 10
     height = 44 + cy + 4
     owner = view.get("player")
-    band = colours.get(owner, S.RULE) if owner is not None else S.RULE
-    svg.rect(x, y, width, height, S.CARD, S.RULE, 1, rx=6)
+    band = colours.get(owner, RULE) if owner is not None else RULE
+    svg.rect(x, y, width, height, CARD, RULE, 1, rx=6)
     svg.rect(x, y, 8, height, band, rx=3)
     heading = show(view.get("title"))
     who = " · ".join(show(v) for v in (view.get("label"), owner) if v is not None)
-    svg.text(x + PAD + 2, y + 26, fit(heading, S.HEAD_SIZE, inner * 0.6), S.HEAD_SIZE, S.INK, weight="bold")
+    svg.text(x + PAD + 2, y + 26, fit(heading, HEAD_SIZE, inner * 0.6), HEAD_SIZE, INK, weight="bold")
     if who:
-        svg.text(x + width - PAD, y + 26, fit(who, S.TEXT_SIZE, inner * 0.45), S.TEXT_SIZE, band if owner else
-                 S.MUTED, "end", "bold")
-    svg.line(x + PAD, y + 36, x + width - PAD, y + 36, S.RULE)
+        svg.text(x + width - PAD, y + 26, fit(who, TEXT_SIZE, inner * 0.45), TEXT_SIZE, band if owner else
+                 MUTED, "end", "bold")
+    svg.line(x + PAD, y + 36, x + width - PAD, y + 36, RULE)
     svg.out.extend(body.out)
     return height
 
@@ -48,7 +48,7 @@ def _panel(svg: Svg, panel: dict, x: float, y: float, w: float, colours) -> floa
     title = show(panel.get("title"))
     if kind == "track":
         return draw_track(svg, panel, x, y, w, colours, title_size=12)
-    svg.text(x, y + 13, fit(title, 12, w), 12, S.MUTED, weight="bold")
+    svg.text(x, y + 13, fit(title, 12, w), 12, MUTED, weight="bold")
     draw = _DRAW.get(kind, _text)
     return 18 + draw(svg, panel, x, y + 18, w)
 
@@ -72,8 +72,8 @@ def _counters(svg: Svg, panel: dict, x, y, w) -> float:
         size = 17
         while size > 12 and text_width(value, size) > room:
             size -= 1
-        svg.text(cx, cy + 11, fit(label, 11, room), 11, S.MUTED)
-        svg.text(cx, cy + 29, fit(value, size, room), size, S.INK, weight="bold")
+        svg.text(cx, cy + 11, fit(label, 11, room), 11, MUTED)
+        svg.text(cx, cy + 29, fit(value, size, room), size, INK, weight="bold")
         col += span
     return (row + 1) * 38
 
@@ -84,7 +84,7 @@ def _dice(svg: Svg, panel: dict, x, y, w) -> float:
     per_row = max(1, int((w + gap) // (size + gap)))
     for i, face in enumerate(faces):
         dx, dy = x + (i % per_row) * (size + gap), y + (i // per_row) * (size + gap)
-        svg.rect(dx, dy, size, size, "#fffdf6", S.INK, 1.5, rx=8)
+        svg.rect(dx, dy, size, size, "#fffdf6", INK, 1.5, rx=8)
         text = show(face)
         font = 12
         while font > 8 and text_width(text, font) > size - 6:
@@ -92,7 +92,7 @@ def _dice(svg: Svg, panel: dict, x, y, w) -> float:
         lines = wrap(text, font, size - 6, 2)
         for j, line in enumerate(lines):
             svg.text(dx + size / 2, dy + size / 2 + font * 0.35 + (j - (len(lines) - 1) / 2) * (font + 1), line, font,
-                     S.INK, "middle", "bold")
+                     INK, "middle", "bold")
     return ((len(faces) + per_row - 1) // per_row) * (size + gap) if faces else _none(svg, x, y)
 
 
@@ -111,8 +111,8 @@ def _list(svg: Svg, panel: dict, x, y, w) -> float:
         cw = text_width(text, 12) + 14
         if cx > x and cx + cw > x + w:
             cx, cy = x, cy + 26
-        svg.rect(cx, cy, cw, 21, "#eeeeee" if muted else "#f4efe1", S.RULE, 0.8, rx=10)
-        svg.text(cx + 7, cy + 15, text, 12, S.MUTED if muted else S.INK)
+        svg.rect(cx, cy, cw, 21, "#eeeeee" if muted else "#f4efe1", RULE, 0.8, rx=10)
+        svg.text(cx + 7, cy + 15, text, 12, MUTED if muted else INK)
         cx += cw + 6
     return cy - y + 26
 
@@ -129,7 +129,7 @@ def _table(svg: Svg, panel: dict, x, y, w) -> float:
     svg.rect(x, y, w, 20, "#f4efe1")
     cx = x
     for c, cw in zip(columns, widths):
-        svg.text(cx + 4, y + 14, fit(c, 11, cw - 6), 11, S.INK, weight="bold")
+        svg.text(cx + 4, y + 14, fit(c, 11, cw - 6), 11, INK, weight="bold")
         cx += cw
     for r, row in enumerate(shown):
         ry = y + 20 + r * 19
@@ -137,11 +137,11 @@ def _table(svg: Svg, panel: dict, x, y, w) -> float:
             svg.rect(x, ry, w, 19, "#faf8f2")
         cx = x
         for i, cw in enumerate(widths):
-            svg.text(cx + 4, ry + 14, fit(show(row[i]) if i < len(row) else "", 11, cw - 6), 11, S.INK)
+            svg.text(cx + 4, ry + 14, fit(show(row[i]) if i < len(row) else "", 11, cw - 6), 11, INK)
             cx += cw
     height = 20 + len(shown) * 19
     if len(rows) > MAX_ROWS:
-        svg.text(x + 4, y + height + 14, f"… {len(rows) - MAX_ROWS} more rows", 11, S.MUTED)
+        svg.text(x + 4, y + height + 14, f"… {len(rows) - MAX_ROWS} more rows", 11, MUTED)
         height += 19
     return height
 
@@ -163,7 +163,7 @@ def _text(svg: Svg, panel: dict, x, y, w) -> float:
     value = panel.get("text") if "text" in panel else panel.get("kind")
     lines = wrap(show(value), 13, w, 8)
     for i, line in enumerate(lines):
-        svg.text(x, y + 14 + i * 17, line, 13, S.INK)
+        svg.text(x, y + 14 + i * 17, line, 13, INK)
     return len(lines) * 17 + 2
 
 
@@ -172,7 +172,7 @@ def _map(svg: Svg, panel: dict, x, y, w) -> float:
 
 
 def _none(svg: Svg, x, y) -> float:
-    svg.text(x, y + 14, "none", 12, S.MUTED)
+    svg.text(x, y + 14, "none", 12, MUTED)
     return 18
 
 

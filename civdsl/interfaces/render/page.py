@@ -7,9 +7,9 @@ a scene read back from JSON cannot make it throw.
 """
 from __future__ import annotations
 
-from . import style as S
 from .board import Look, draw_board, draw_kinds
 from .cards import draw_card
+from .style import HEAD_SIZE, INK, MUTED, NEUTRAL, PALETTE, PAPER, TITLE_SIZE, colour
 from .svg import Svg, fit, show, text_width
 from .tracks import draw_track
 
@@ -25,7 +25,7 @@ def render_svg(scene: dict, *, sheets: bool | None = None) -> str:
     scene = scene if isinstance(scene, dict) else {}
     view = scene.get("view") if isinstance(scene.get("view"), dict) else {}
     players = [p for p in view.get("players") or [] if isinstance(p, dict)]
-    colours = {p.get("name"): S.colour(p.get("colour"), S.PALETTE[i % len(S.PALETTE)]) for i, p in enumerate(players)}
+    colours = {p.get("name"): colour(p.get("colour"), PALETTE[i % len(PALETTE)]) for i, p in enumerate(players)}
     order = {p.get("name"): i for i, p in enumerate(players)}
     views = [v for v in view.get("views") or [] if isinstance(v, dict)]
     boards = _boards(scene, views)
@@ -38,11 +38,11 @@ def render_svg(scene: dict, *, sheets: bool | None = None) -> str:
     y = _title(svg, scene, view, width)
     y = _legend(svg, players, colours, y, width) + 10
     for scene_map, panel in boards:
-        title = fit(show(panel.get("title")), S.HEAD_SIZE, BOARD_W / 2)
-        svg.text(MARGIN, y + 16, title, S.HEAD_SIZE, S.INK, weight="bold")
+        title = fit(show(panel.get("title")), HEAD_SIZE, BOARD_W / 2)
+        svg.text(MARGIN, y + 16, title, HEAD_SIZE, INK, weight="bold")
         kinds = {p[2] for p in scene_map.get("pieces") or [] if isinstance(p, list) and len(p) == 4}
         look = Look(panel, colours, order, kinds)
-        draw_kinds(svg, look, kinds, MARGIN + text_width(title, S.HEAD_SIZE) + 30, y + 11)
+        draw_kinds(svg, look, kinds, MARGIN + text_width(title, HEAD_SIZE) + 30, y + 11)
         y += 26
         y += draw_board(svg, scene_map, look, MARGIN, y, BOARD_W) + GAP
     if boards:
@@ -51,7 +51,7 @@ def render_svg(scene: dict, *, sheets: bool | None = None) -> str:
     if cards:
         y = _cards(svg, cards, y, width, colours)
     title = " · ".join(show(scene.get(k)) for k in ("title", "edition") if scene.get(k) is not None)
-    return svg.document(width, y + MARGIN, title or "civdsl", S.PAPER)
+    return svg.document(width, y + MARGIN, title or "civdsl", PAPER)
 
 
 def _panels(view: dict) -> list[dict]:
@@ -84,7 +84,7 @@ def _card_worthy(view: dict, boards) -> bool:
 
 def _title(svg: Svg, scene: dict, view: dict, width: float) -> float:
     title = show(scene.get("title") or scene.get("edition") or "A game")
-    svg.text(MARGIN, MARGIN + 24, fit(title, S.TITLE_SIZE, width - 2 * MARGIN), S.TITLE_SIZE, S.INK, weight="bold")
+    svg.text(MARGIN, MARGIN + 24, fit(title, TITLE_SIZE, width - 2 * MARGIN), TITLE_SIZE, INK, weight="bold")
     bits = []
     if scene.get("edition") is not None and scene.get("edition") != scene.get("title"):
         bits.append(show(scene.get("edition")))
@@ -95,7 +95,7 @@ def _title(svg: Svg, scene: dict, view: dict, width: float) -> float:
         bits.append(f"event {show(scene.get('event'))}")
     seat = view.get("seat")
     bits.append(f"as seen by {show(seat)}" if seat is not None else "as a spectator sees it")
-    svg.text(MARGIN, MARGIN + 48, fit(" · ".join(bits), 15, width - 2 * MARGIN), 15, S.MUTED)
+    svg.text(MARGIN, MARGIN + 48, fit(" · ".join(bits), 15, width - 2 * MARGIN), 15, MUTED)
     return MARGIN + 60
 
 
@@ -108,8 +108,8 @@ def _legend(svg: Svg, players: list[dict], colours: dict, y: float, width: float
         w = 24 + text_width(text, 14) + 18
         if x > MARGIN and x + w > width - MARGIN:
             x, y = MARGIN, y + 26
-        svg.rect(x, y + 4, 18, 18, colours.get(p.get("name"), S.NEUTRAL), S.INK, 0.8, rx=3)
-        svg.text(x + 24, y + 18, text, 14, S.INK)
+        svg.rect(x, y + 4, 18, 18, colours.get(p.get("name"), NEUTRAL), INK, 0.8, rx=3)
+        svg.text(x + 24, y + 18, text, 14, INK)
         x += w
     return y + 26 if players else y
 
