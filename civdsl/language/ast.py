@@ -332,10 +332,14 @@ class Overrides(Decl):
 
 @dataclass(slots=True)
 class Param(Decl):
-    """`param name = expr`: a named number/table that cards and house rules may change."""
+    """`param name = expr`: a named number/table that cards and house rules may change; an optional
+    declared type and range (`param famine_loss: int in 0.. = 4`) that overlays must keep."""
     name: str
     value: Expr
     span: Span
+    type: tuple | None = None
+    lo: Expr | None = None
+    hi: Expr | None = None
 
 
 @dataclass(slots=True)
@@ -360,6 +364,7 @@ class Var(Decl):
     init: Expr
     span: Span
     visibility: str = "all"
+    type: tuple | None = None   # `player var leader: player = none`: declared where inference cannot decide
 
 
 @dataclass(slots=True)
@@ -418,11 +423,14 @@ class MapDecl(Decl):
 
 @dataclass(slots=True)
 class KindField:
-    """A field of a kind: name, type (e.g. `int`, `list of ref advance`) and default."""
+    """A field of a kind: name, type (e.g. `int`, `list of ref advance`), optional range (`cost: int in
+    0..`) and default."""
     name: str
     type: tuple
     default: Expr | None
     span: Span
+    lo: Expr | None = None
+    hi: Expr | None = None
 
 
 @dataclass(slots=True)
@@ -442,6 +450,7 @@ class Block:
     params: list[str]
     body: list[Stmt]
     span: Span
+    param_types: list = field(default_factory=list)   # per parameter: a declared type, or None
 
 
 @dataclass(slots=True)
@@ -503,6 +512,7 @@ class Procedure(Decl):
     params: list[str]
     body: list[Stmt]
     span: Span
+    param_types: list = field(default_factory=list)   # per parameter: a declared type, or None
 
 
 @dataclass(slots=True)

@@ -93,10 +93,16 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
         return str(tok)
 
     def param_decl(self, meta, c):
-        return A.Param(str(c[0]), c[1], self.s(meta))
+        type_, (lo, hi) = c[1] if c[1] is not None else (None, (None, None))
+        return A.Param(str(c[0]), c[2], self.s(meta), type_, lo, hi)
+
+    def annotation(self, meta, c):
+        return (c[0], c[1] if c[1] is not None else (None, None))
 
     def bounds(self, meta, c):
         return (c[0], c[1])
+
+    field_bounds = bounds
 
     def counter_decl(self, meta, c):
         scope = self._scope(c[0])
@@ -104,7 +110,7 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
         return A.Counter(scope, str(c[1]), lo, hi, c[4], self.s(meta), c[3] or "all")
 
     def var_decl(self, meta, c):
-        return A.Var(self._scope(c[0]), str(c[1]), c[3], self.s(meta), c[2] or "all")
+        return A.Var(self._scope(c[0]), str(c[1]), c[4], self.s(meta), c[3] or "all", c[2])
 
     def visibility(self, meta, c):
         v = str(c[0])
@@ -153,21 +159,27 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
         return ("ref", str(c[0]))
 
     def kind_field(self, meta, c):
-        return A.KindField(str(c[0]), c[1], c[2], self.s(meta))
+        lo, hi = c[2] if c[2] is not None else (None, None)
+        return A.KindField(str(c[0]), c[1], c[3], self.s(meta), lo, hi)
 
     def kind_decl(self, meta, c):
         title = _unquote(c[1]) if c[1] is not None else None
         return A.Kind(str(c[0]), c[2:], self.s(meta), title)
 
     def params(self, meta, c):
-        return [str(x) for x in c if x is not None]
+        """Names and their declared types (None where not declared)."""
+        return [x for x in c if x is not None]
+
+    def typed_name(self, meta, c):
+        return (str(c[0]), c[1])
 
     def block(self, meta, c):
         return list(c)
 
     def block_member(self, meta, c):
         name, params, body = c
-        return A.Block(str(name), params or [], body, self.s(meta))
+        params = params or []
+        return A.Block(str(name), [n for n, _ in params], body, self.s(meta), [t for _, t in params])
 
     def entity_decl(self, meta, c):
         kind, name, *members = c
@@ -235,7 +247,8 @@ class _ToAst(Transformer_NonRecursive):  # (no recursion: a long chain of operat
         return A.Sequence(turns, phases, self.s(meta))
 
     def proc_decl(self, meta, c):
-        return A.Procedure(str(c[0]), c[1], c[2], self.s(meta))
+        params = c[1] or []
+        return A.Procedure(str(c[0]), [n for n, _ in params], c[2], self.s(meta), [t for _, t in params])
 
     def setup_decl(self, meta, c):
         return A.Setup(c[0], self.s(meta))
