@@ -141,7 +141,7 @@ class Emitter(UnitWriting, Expressions):
 
     def _except(self, fn: FunctionCode, span: Span, depth: int) -> None:
         fn.add(depth, "except _PY_ERRORS as _e:", span)
-        fn.add(depth + 1, f"raise _error_at(_e, {fn.spans_name}) from None", span)
+        fn.add(depth + 1, f"raise _error_at(_e, {fn.spans_name}, c) from None", span)
 
     # -- statements -----------------------------------------------------------------------------------------
     def block(self, stmts: list[A.Stmt], scope: Scope, depth: int) -> None:

@@ -28,6 +28,7 @@ from .budget import (
 )
 from .builtins import fmt, type_name
 from .state import Player, ZoneRef
+from .overlay_sources import name_overlay_sources
 from .values import Builtin, Callable_, Die, EntityObj, RuleError, TableValue, field_value
 
 MAX_CALL_DEPTH = 64
@@ -67,9 +68,17 @@ def py_error(exc: Exception) -> str:
     return str(exc) or type(exc).__name__
 
 
-def rule_error(exc: Exception, span: Span | None) -> RuleError:
+def rule_error(exc: Exception, span: Span | None, c=None) -> RuleError:
     """A Python error inside a rule as its diagnostic: RUN002 for a local read before it has a value,
-    RUN014 for a value grown past its bound, RUN015 for memory run out."""
+    RUN014 for a value grown past its bound, RUN015 for memory run out. Given the running context `c`,
+    it also names the overlay lines that gave the values the rule read (`overlay_sources`)."""
+    err = _rule_error(exc, span)
+    if c is not None:
+        name_overlay_sources(c.game.program.ruleset, err)
+    return err
+
+
+def _rule_error(exc: Exception, span: Span | None) -> RuleError:
     if isinstance(exc, OutOfWork):
         return RuleError(exc.code, exc.message, span, exc.hint)
     if isinstance(exc, TooLarge):
@@ -88,11 +97,12 @@ def rule_error(exc: Exception, span: Span | None) -> RuleError:
     return RuleError("RUN001", py_error(exc), span)
 
 
-def error_at(exc: Exception, spans: dict[int, Span]) -> RuleError:
+def error_at(exc: Exception, spans: dict[int, Span], c) -> RuleError:
     """The diagnostic of a Python error caught in a generated function: the statement is the one whose
-    generated line the error passed through (the traceback's first entry is the catching frame)."""
+    generated line the error passed through (the traceback's first entry is the catching frame), and the
+    overlay lines that gave the values it read (`overlay_sources`)."""
     tb = exc.__traceback__
-    return rule_error(exc, spans.get(tb.tb_lineno) if tb is not None else None)
+    return rule_error(exc, spans.get(tb.tb_lineno) if tb is not None else None, c)
 
 
 def loop_overflow(span: Span) -> RuleError:

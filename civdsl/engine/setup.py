@@ -41,7 +41,7 @@ class Initializing:
         try:
             return fn(c)
         except PY_ERRORS as exc:
-            raise rule_error(exc, span) from None
+            raise rule_error(exc, span, c) from None
 
     def _force_field(self, lf: LazyField):
         if lf.forcing:

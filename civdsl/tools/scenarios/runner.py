@@ -111,7 +111,8 @@ def run_scenario(sc: Scenario, edition: str | None = None) -> Outcome:
         if failed is not None:
             want, got = expect.get("error"), failed.diagnostics[0]
             if want is None:
-                out.add(f"{prefix}the run failed: {got.headline()}", step.where)
+                notes = "".join(f"; {r}: {note}" for r, note in got.related)
+                out.add(f"{prefix}the run failed: {got.headline()}{notes}", step.where)
                 out.show_trace = out.show_trace or got.code.startswith("AGT")  # a script that does not fit
                 stop = True
             elif got.code != want["code"] or want.get("message", "") not in got.message:
