@@ -1,7 +1,7 @@
 """Where a bad value came from, when an overlay gave it.
 
 A rule that fails at run time is reported at the line that used the value (`a - b` in the edition's
-file). When the value was put there by a house rule or an option (`modify param x { value: "four" }`),
+file). When the value was put there by a house rule or an option (`modify param loss { value: "four" }`),
 that line is the one to fix, so a run-time error of a rule gains a related location for each parameter
 or thing field the failing rule reads whose value an overlay set. Only overlays are named: a value the
 edition itself declares is the edition's own business.

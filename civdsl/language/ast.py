@@ -333,7 +333,7 @@ class Overrides(Decl):
 @dataclass(slots=True)
 class Param(Decl):
     """`param name = expr`: a named number/table that cards and house rules may change; an optional
-    declared type and range (`param famine_loss: int in 0.. = 4`) that overlays must keep."""
+    declared type and range (`param loss: int in 0.. = 4`) that overlays must keep."""
     name: str
     value: Expr
     span: Span
