@@ -29,13 +29,16 @@ from civdsl.api import load_program  # noqa: E402
 from civdsl.engine.agents import make_agents  # noqa: E402
 from civdsl.engine.interpreter import Game  # noqa: E402
 from civdsl.engine.search import MctsAgent  # noqa: E402
+from civdsl.engine.search.mcts import SEARCH_DEFAULTS  # noqa: E402
+from civdsl.language.agentspec import parse_agent  # noqa: E402
 from civdsl.tools.lab.intervals import wilson  # noqa: E402
 
-# name: (edition, players, mcts spec, games, max_rounds) — the figures of docs/agents.md
+# name: (edition, players, mcts spec, games, max_rounds) — the figures of docs/agents.md (the search's
+# defaults: prior=1, paired=yes, reward=margin)
 MATCHES = {
-    "rtta": ("roll-through-the-ages", 2, "mcts(iterations=60)", 72, None),
-    "ws": ("warp-spawn-solitaire", 2, "mcts(iterations=12, horizon=2)", 24, None),
-    "ah": ("avalon-hill-1981", 3, "mcts(iterations=8, horizon=1)", 9, 8),
+    "rtta": ("roll-through-the-ages", 2, "mcts(iterations=60)", 200, None),
+    "ws": ("warp-spawn-solitaire", 2, "mcts(iterations=12, horizon=2)", 40, None),
+    "ah": ("avalon-hill-1981", 3, "mcts(iterations=8, horizon=1)", 12, 8),
 }
 SMOKE = {name: (ed, n, "mcts(iterations=2, horizon=1)", n, 2) for name, (ed, n, *_rest) in MATCHES.items()}
 _programs: dict = {}
@@ -52,15 +55,31 @@ class Timed(MctsAgent):
         return answer
 
 
+def split_spec(spec: str) -> tuple[str, dict]:
+    """`mcts(iterations=60, prior=1)` → (`mcts(iterations=60)`, {"prior": 1.0}): the options of the search
+    that `agentspec` does not know yet (`SEARCH_DEFAULTS`) taken out, for the agent's Python API."""
+    head, _, rest = spec.partition("(")
+    kept, extra = [], {}
+    for part in filter(None, (p.strip() for p in rest.rstrip(")").split(","))):
+        key, _, value = (x.strip() for x in part.partition("="))
+        if key in SEARCH_DEFAULTS:
+            extra[key] = value if isinstance(SEARCH_DEFAULTS[key], str) else float(value)
+        else:
+            kept.append(part)
+    return (f"{head}({', '.join(kept)})" if kept else head), extra
+
+
 def play_one(job: tuple) -> dict:
     """One game of a match: where the mcts seat placed, and the seconds of its searches."""
     edition, players, spec, seed, rounds = job
     program = _programs.get(edition) or _programs.setdefault(edition, load_program(edition))
     seat = seed % players
     names = ["heuristic"] * players
-    names[seat] = spec
+    names[seat], extra = split_spec(spec)
     agents = make_agents(names, players, seed)
     mine = agents[seat]
+    if extra:
+        mine = MctsAgent(seed, seat + 1, dict(parse_agent(names[seat]).options) | extra, spec)
     timed = Timed.__new__(Timed)
     timed.__dict__.update(mine.__dict__)
     timed.times = []
@@ -76,7 +95,7 @@ def play_one(job: tuple) -> dict:
 
 
 def run_match(name: str, spec: str | None = None, games: int | None = None, first: int = 1, jobs: int = 2,
-              smoke: bool = False) -> dict:
+              smoke: bool = False, progress=None) -> dict:
     edition, players, default_spec, default_games, rounds = (SMOKE if smoke else MATCHES)[name]
     spec, games = spec or default_spec, games or default_games
     jobs_list = [(edition, players, spec, seed, rounds) for seed in range(first, first + games)]
@@ -85,7 +104,14 @@ def run_match(name: str, spec: str | None = None, games: int | None = None, firs
         with ProcessPoolExecutor(jobs) as pool:
             rows = list(pool.map(play_one, jobs_list))
     else:
-        rows = [play_one(j) for j in jobs_list]
+        rows = []
+        for j in jobs_list:
+            rows.append(play_one(j))
+            if progress:
+                r = rows[-1]
+                progress(f"game {len(rows)} (seed {r['seed']}, seat {r['seat'] + 1}): {'won' if r['win'] else 'lost'}; "
+                         f"{sum(x['win'] for x in rows)}/{len(rows)} so far, {statistics.median(r['times'] or [0]):.3f} "
+                         f"s median decision, {r['seconds']:.0f} s")
     wins = sum(r["win"] for r in rows)
     low, high = wilson(wins, len(rows))
     times = [t for r in rows for t in r["times"]]
@@ -93,6 +119,7 @@ def run_match(name: str, spec: str | None = None, games: int | None = None, firs
             "max_rounds": rounds, "wins": wins, "shared": sum(r["shared"] for r in rows),
             "rate": wins / len(rows),
             "low": low, "high": high, "fair": 1 / players, "decision_s": statistics.mean(times) if times else 0.0,
+            "decision_median_s": statistics.median(times) if times else 0.0,
             "decision_max_s": max(times) if times else 0.0, "decisions": len(times),
             "cpu_s": sum(r["seconds"] for r in rows), "wall_s": time.perf_counter() - start}
 
@@ -102,7 +129,7 @@ def row_text(m: dict) -> str:
     return (f"{m['match']}: {m['edition']} {m['players']}p{cap}, {m['agent']} vs heuristic: "
             f"{m['wins']}/{m['games']} = {m['rate']:.0%} [{m['low']:.0%}, {m['high']:.0%}] (fair share "
             f"{m['fair']:.0%}; {m['shared']} shared), {m['decision_s']:.3f} s/decision "
-            f"(max {m['decision_max_s']:.2f}), {m['cpu_s']:.0f} s of games")
+            f"(median {m['decision_median_s']:.3f}, max {m['decision_max_s']:.2f}), {m['cpu_s']:.0f} s of games")
 
 
 def measure_mcts(smoke: bool) -> list[tuple]:
@@ -128,9 +155,11 @@ def main(argv=None) -> int:
     ap.add_argument("--first", type=int, default=1, help="seed of the first game (default 1)")
     ap.add_argument("--agent", help="the mcts spec (default: the match's)")
     ap.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    ap.add_argument("--progress", action="store_true", help="a line per game on standard error (with --jobs 1)")
     args = ap.parse_args(argv)
+    say = (lambda text: print(text, file=sys.stderr, flush=True)) if args.progress else None
     for name in args.match or list(MATCHES):
-        m = run_match(name, args.agent, args.games, args.first, args.jobs, args.smoke)
+        m = run_match(name, args.agent, args.games, args.first, args.jobs, args.smoke, say)
         print(row_text(m), flush=True)
     return 0
 

@@ -3,8 +3,8 @@ budget, through configs, the command line and the balance lab — and it never p
 change when what its player cannot know (other hands, the order of the stacks, the future dice) does."""
 from __future__ import annotations
 
+import math
 import random
-import time
 
 import pytest
 
@@ -13,7 +13,8 @@ from civdsl.engine.agents import HeuristicAgent, make_agents
 from civdsl.engine.interpreter import Game
 from civdsl.engine.search import MctsAgent
 from civdsl.engine.search.determinize import canonical, hidden_places
-from civdsl.engine.search.mcts import rewards
+from civdsl.engine.search.mcts import margins, rewards, root_prior
+from civdsl.engine.search.tree import Node, expand, select_prior
 from civdsl.interfaces.config_args import split_agents
 from civdsl.language.agentspec import parse_agent
 from civdsl.language.config import GameConfig, load_config, merge_cli
@@ -68,27 +69,46 @@ def test_the_search_prefers_what_wins(programs):
     assert sum(last["visits"].values()) == 24 and all(0 <= v <= 1 for v in last["values"].values())
 
 
-def test_a_time_budget_is_kept_within_ten_percent(programs):
-    prog = program(programs, "avalon-hill-1981")
-    budget = 0.25
+class FakeClock:
+    """A clock that moves on by `step` seconds each time it is read: the search's time budget is tested
+    without measuring the machine."""
+
+    def __init__(self, step: float):
+        self.now, self.step, self.reads = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.reads += 1
+        return self.now
+
+
+@pytest.mark.parametrize("edition, players", [("avalon-hill-1981", 3), ("roll-through-the-ages", 2)])
+def test_a_time_budget_is_kept_within_ten_percent(programs, edition, players):
+    """On a clock that moves with every decision of the simulated games, each search of a time budget
+    ends within 10% of it: a simulated game that runs out of time is dropped at its next decision."""
+    prog = program(programs, edition)
+    budget, step = 0.25, 0.25 / 200
     seen = []
 
     class Timed(MctsAgent):
         def choose(self, decision):
-            start = time.perf_counter()
-            try:
-                return super().choose(decision)
-            finally:
-                if self.last.get("searched") and len(seen) < 4:
-                    seen.append(time.perf_counter() - start)
-                if len(seen) >= 4:
-                    raise StopIteration
+            start = self.clock()
+            answer = super().choose(decision)
+            if self.last.get("searched"):
+                seen.append((self.clock() - self.clock.step - start, self.last["iterations"]))
+            if len(seen) >= 4:
+                raise StopIteration
+            return answer
 
-    agents = [Timed(1, 1, {"time": budget}), HeuristicAgent(1, 2), HeuristicAgent(1, 3)]
-    game = Game(prog, 3, 1, agents, logging=False, max_rounds=6)
+    mcts = Timed(1, 1, {"time": budget})
+    mcts.clock = FakeClock(step)
+    game = Game(prog, players, 1, [mcts] + [HeuristicAgent(1, s) for s in range(2, players + 1)], logging=False,
+                max_rounds=6)
     with pytest.raises(StopIteration):
         game.run()
-    assert len(seen) == 4 and max(seen) <= budget * 1.1, seen
+    assert len(seen) == 4
+    for elapsed, iterations in seen:
+        assert budget <= elapsed <= budget * 1.1 and iterations >= 1, seen
 
 
 def test_setup_decisions_are_answered_by_the_rollout_policy(programs):
@@ -116,6 +136,98 @@ def test_rewards_rank_players_by_the_victory_ranking():
     assert rewards([{"seat": 1, "winner_condition": True, "keys": [1]}], 1, "victory", 30, seen) == [0.5]
     assert rewards([{"seat": 1, "winner_condition": True, "keys": [1]}], 1, "victory", 20, seen) == [1.0]
     assert rewards([{"seat": 1, "winner_condition": False, "keys": [9]}], 1, "round cap", 40, seen) == [0.0]
+
+
+def test_the_margin_reward_is_half_place_half_score_margin():
+    """A constructed end: P1 30 points, P2 24, P3 30 (scale: a fifth of 30 = 6). P1 is ahead of P3 on the
+    second rank key, so the place shares are 1, 0 and 0.5; the margins to the best other are 0, -6 and 0."""
+    rows = [{"seat": 1, "winner_condition": False, "keys": [30, 1], "score": 30},
+            {"seat": 3, "winner_condition": False, "keys": [30, 0], "score": 30},
+            {"seat": 2, "winner_condition": False, "keys": [24, 5], "score": 24}]
+    got = rewards(rows, 3, "victory", 9, [], "margin")
+    low = 0.5 + 0.5 * math.tanh(-1)
+    assert got == pytest.approx([(1.0 + 0.5) / 2, (0.0 + low) / 2, (0.5 + 0.5) / 2])
+    assert rewards(rows, 3, "victory", 9, [], "place") == [1.0, 0.0, 0.5]
+    assert margins(rows, 3) == pytest.approx([0.5, low, 0.5])
+    # a big lead saturates towards 1, and a victory without a score falls back to the places
+    far = [{"seat": 1, "winner_condition": False, "keys": [90], "score": 90},
+           {"seat": 2, "winner_condition": False, "keys": [10], "score": 10}]
+    assert margins(far, 2)[0] > 0.99 and margins(far, 2)[1] < 0.01
+    # without a score, the first rank key is the score; without a numeric one, the places alone
+    plain = [{k: v for k, v in r.items() if k != "score"} for r in rows]
+    assert margins(plain, 3) == pytest.approx([0.5, low, 0.5])
+    words = [r | {"keys": ["x"]} for r in plain]
+    assert margins(words, 3) is None and rewards(words, 3, "victory", 9, [], "margin") == [0.5, 0.5, 0.5]
+
+
+def test_the_prior_ranks_the_root_by_the_heuristics():
+    prior = root_prior({"a": 0, "b": 1, "c": 2})
+    assert prior == pytest.approx({"a": 4 / 7, "b": 2 / 7, "c": 1 / 7})
+    root = Node()
+    legal = {"a": 0, "b": 1, "c": 2}
+    key, child = select_prior(root, 0, "t", legal, prior, 1.0, {"a": 0, "b": 1, "c": 2})
+    assert key == (0, "t", "a") and child is None  # first try: the prior's favourite
+    a = expand(root, key)
+    a.visits, a.reward, root.visits = 2, 0.0, 2  # it lost twice: the next try goes elsewhere
+    key, _ = select_prior(root, 0, "t", legal, prior, 1.0, {"a": 0, "b": 1, "c": 2})
+    assert key == (0, "t", "b")
+
+
+def test_with_one_simulated_game_the_prior_plays_as_the_heuristic(programs):
+    """With the prior, one simulated game per decision answers the heuristics' favourite: the search
+    starts from the heuristic and only leaves it on evidence. Without the prior it may not."""
+    prog = program(programs, "roll-through-the-ages")
+    compared = []
+
+    class Both(MctsAgent):
+        def choose(self, decision):
+            answer = super().choose(decision)
+            scores = decision.game.score_options(decision.player, decision.tag, decision.options)
+            if self.last.get("searched") and scores is not None:
+                compared.append((answer, max(range(len(scores)), key=lambda i: (scores[i], -i))))
+            return answer
+
+    game = Game(prog, 2, 4, [Both(4, 1, {"iterations": 1}), HeuristicAgent(4, 2)], logging=False, max_rounds=4)
+    game.run()
+    assert len(compared) > 10 and all(a == b for a, b in compared)
+
+
+def test_paired_options_are_played_in_the_same_worlds(programs, monkeypatch):
+    """Paired, the n-th simulated game of every root answer is played in the same world (the same first
+    draw of its stream); unpaired, the worlds of the search are all different."""
+    import civdsl.engine.search.mcts as search
+    prog = program(programs, "roll-through-the-ages")
+    real = search.determinize
+    for paired in ("yes", "no"):
+        worlds: dict = {}
+
+        def spy(game, viewer, rng, worlds=worlds):
+            state = rng.getstate()
+            draw = rng.random()
+            rng.setstate(state)
+            worlds.setdefault("draws", []).append(draw)
+            return real(game, viewer, rng)
+
+        monkeypatch.setattr(search, "determinize", spy)
+
+        class Watch(MctsAgent):
+            def choose(self, decision):
+                worlds["draws"] = []
+                answer = super().choose(decision)
+                if self.last.get("searched") and len(self.last["visits"]) > 1 and "seen" not in worlds:
+                    worlds["seen"] = (list(worlds["draws"]), dict(self.last["visits"]))
+                return answer
+
+        game = Game(prog, 2, 2, [Watch(2, 1, {"iterations": 12, "paired": paired}), HeuristicAgent(2, 2)],
+                    logging=False, max_rounds=2)
+        game.run()
+        draws, visits = worlds["seen"]
+        assert len(draws) == 12
+        if paired == "yes":  # as many worlds as the most visited answer had games; each shared from the start
+            assert len(set(draws)) == max(visits.values()) < 12
+        else:
+            assert len(set(draws)) == 12
+    monkeypatch.setattr(search, "determinize", real)
 
 
 # ---- never peeking --------------------------------------------------------------------------------------------
@@ -247,3 +359,13 @@ def test_the_balance_lab_plays_mcts_seats():
     row = play_one(RunSpec("roll-through-the-ages", 2, ("mcts(iterations=3)", "heuristic"), max_rounds=2), 1)
     assert row["game"]["error_code"] is None
     assert {p["agent"] for p in row["players"]} == {"mcts(iterations=3)", "heuristic"}
+
+
+def test_the_search_options_are_accepted_by_configs_and_the_command_line():
+    """`prior`, `paired` and `reward` reach the agent from an agent spec; a bad value is CFG020."""
+    agent = make_agents(["mcts(prior=0, paired=no, reward=place)", "heuristic"], 2, 1)[0]
+    assert (agent.prior, agent.paired, agent.reward) == (0.0, False, "place")
+    default = make_agents(["mcts"], 1, 1)[0]
+    assert (default.prior, default.paired, default.reward) == (1.0, True, "margin")
+    with pytest.raises(ValueError, match="must be one of margin, place"):
+        parse_agent("mcts(reward=score)")

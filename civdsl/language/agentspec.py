@@ -49,6 +49,13 @@ MCTS_OPTIONS: dict[str, Option] = {
     "horizon": Option("int", 0, 10_000, default=0,
                       about="rounds a simulated game is played on after the decision before the ruleset's "
                             "ranking scores it; 0 plays it to its end"),
+    "prior": Option("number", 0, 100, default=1.0,
+                    about="the weight of the heuristics' ranking of the options at the root (PUCT); 0: UCB1"),
+    "paired": Option("word", words=("yes", "no"), default="yes",
+                     about="compare the root's options on the same sampled worlds and dice"),
+    "reward": Option("word", words=("margin", "place"), default="margin",
+                     about="margin: half the place, half the score margin to the best other player; place: the "
+                           "place alone"),
 }
 
 AGENT_OPTIONS: dict[str, dict[str, Option]] = {

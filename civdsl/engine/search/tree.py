@@ -55,6 +55,27 @@ def select(node: Node, seat: int, tag: str, legal: dict[str, int], c: float) -> 
     return best_key, best
 
 
+def select_prior(node: Node, seat: int, tag: str, legal: dict[str, int], prior: dict[str, float], weight: float,
+                 rank: dict[str, int]) -> tuple[tuple, Node | None]:
+    """PUCT at the root: the answer maximising `Q + weight × P × sqrt(N) / (1 + n)` (P from `prior`, n the
+    answer's visits, N the node's, at least 1), and its child (None when not yet expanded). An answer not
+    yet tried is valued at the mean of those tried (0.5 before any), so the prior alone orders the first
+    tries; ties go to the better `rank`."""
+    sqrt_n = math.sqrt(max(1, node.visits))
+    tried = [c for k in legal if (c := node.children.get((seat, tag, k))) is not None and c.visits]
+    first = sum(c.reward for c in tried) / sum(c.visits for c in tried) if tried else 0.5
+    best = None
+    for k in legal:
+        key = (seat, tag, k)
+        child = node.children.get(key)
+        n = child.visits if child is not None else 0
+        value = (child.mean() if n else first) + weight * prior.get(k, 0.0) * sqrt_n / (1 + n)
+        here = (value, -rank.get(k, len(rank)))
+        if best is None or here > best[0]:
+            best = (here, key, child)
+    return best[1], best[2]
+
+
 def expand(node: Node, key: tuple) -> Node:
     child = node.children[key] = Node()
     child.available = 1
