@@ -25,9 +25,14 @@ Measurements (`--only` names):
           1,000 Avalon Hill heuristic games estimated (lab_bench.py)
   render  the Avalon Hill board as SVG (<= 50 ms) and PNG (render_bench.py)
   mcts    mcts against heuristic in RTTA, Warp Spawn and AH: win rates with 95% intervals, s per decision
-          (mcts_bench.py; about 25 minutes in full, seconds with --smoke)
+          (mcts_bench.py; 200 RTTA games and more: an hour or so in full, seconds with --smoke)
   lsp     an edit to an Avalon Hill file → its diagnostics from a real civdsl lsp (<= 150 ms; lsp_bench.py)
   web     a person's turn through a real `civdsl serve`, over the interpreter's own time (<= 20 ms; web_bench.py)
+  coverage  rule coverage's cost: RTTA games and the shipped scenarios with recording on / off (coverage_bench.py)
+  mutants `civdsl check` against 300 single-edit mutants of the shipped rule files: >= 98% of those that make
+          a game fail caught, and every misspelled field name (mutants_bench.py; about 15 minutes)
+  fmt     `civdsl fmt --check` of every shipped rule file, against parsing them once (fmt_bench.py)
+  typecheck  `civdsl check rulesets/` with type checking over without, in the same run (<= 1.20; typecheck_bench.py)
 """
 from __future__ import annotations
 
@@ -48,10 +53,14 @@ for path in (ROOT, HERE):
         sys.path.insert(0, str(path))
 
 import rtta_handwritten  # noqa: E402
-from lab_bench import measure_lab  # noqa: E402,F401  (found by name: `measure_<name>`)
+from coverage_bench import measure_coverage  # noqa: E402,F401  (found by name: `measure_<name>`)
+from fmt_bench import measure_fmt  # noqa: E402,F401
+from lab_bench import measure_lab  # noqa: E402,F401
 from lsp_bench import measure_lsp  # noqa: E402,F401
 from mcts_bench import measure_mcts  # noqa: E402,F401
+from mutants_bench import measure_mutants  # noqa: E402,F401
 from render_bench import measure_render  # noqa: E402,F401
+from typecheck_bench import measure_typecheck  # noqa: E402,F401
 from web_bench import measure_web  # noqa: E402,F401
 
 from civdsl.api import allowed_players, load_program  # noqa: E402
@@ -59,7 +68,8 @@ from civdsl.engine.agents import make_agents  # noqa: E402
 from civdsl.engine.interpreter import Game  # noqa: E402
 from civdsl.language.diagnostics import CivError  # noqa: E402
 
-MEASURES = ("rtta", "check", "ah", "me", "ws", "fork", "cache", "large", "lab", "render", "web", "lsp", "mcts")
+MEASURES = ("rtta", "check", "ah", "me", "ws", "fork", "cache", "large", "lab", "render", "web", "lsp", "mcts",
+            "coverage", "mutants", "fmt", "typecheck")
 
 
 # ---- the measurements ------------------------------------------------------------------------------------

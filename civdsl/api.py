@@ -4,6 +4,7 @@ Everything here raises `CivError` (with diagnostics) for anything a user can get
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from .compiler.compiler import compile_ruleset
@@ -30,9 +31,10 @@ def load_program(edition: str, options: list[str] | None = None, house_rules: li
     return prog
 
 
-def compile_entry(entry: Path) -> Program:
-    """Compile one entry file with its own folder's parent as the rulesets root."""
-    rs = load_ruleset(entry, root=Path(entry).resolve().parent.parent)
+def compile_entry(entry: Path, options: list[str] | None = None) -> Program:
+    """Compile one entry file (with `options` switched on) with its own folder's parent as the rulesets
+    root."""
+    rs = load_ruleset(entry, options=options, root=Path(entry).resolve().parent.parent)
     prog, diags = compile_ruleset(rs)
     errors = [d for d in diags if d.severity == "error"]
     if errors:
@@ -80,6 +82,8 @@ def check_config(cfg: GameConfig) -> list[Diagnostic]:
     """Everything wrong with a config, each at its place in the file: the edition exists, its options
     exist, the house rules load and check, the player count is allowed, the agents and the fixed
     `choices` fit (the set-up is played to try them), and `log:` may be written (without `--force`)."""
+    if not cfg.edition and ({"edition", "*"} & set(cfg.dropped)):
+        return []  # (the config's own problem with `edition` is reported by `config.read_config`)
     try:
         if not cfg.edition:
             raise error("CFG014", "no edition given", cfg.span(), "set `edition:` in the config")
@@ -98,9 +102,17 @@ def check_config(cfg: GameConfig) -> list[Diagnostic]:
             diags.append(Diagnostic("CFG010", f"edition `{cfg.edition}` has no option `{name}`", cfg.span("options", i),
                                     hint=(f"did you mean `{guess}`? " if guess else "") +
                                     f"options: {', '.join(sorted(known)) or 'none'}"))
+    options = [o for o in cfg.options if o in known]
+    house_rules: list[str] = []
+    for hr in cfg.house_rules:  # one at a time: a house rule that does not load hides no other problem
+        try:
+            load_ruleset(entry, options=options, house_rules=[*house_rules, hr])
+            house_rules.append(hr)
+        except CivError as exc:
+            diags.extend(exc.diagnostics)
     try:
-        program = load_program(cfg.edition, [o for o in cfg.options if o in known], cfg.house_rules)
-        game = new_game(cfg, program, logging=False)
+        program = load_program(cfg.edition, options, house_rules)
+        game = new_game(replace(cfg, options=options, house_rules=house_rules), program, logging=False)
         game.start()
     except CivError as exc:
         diags.extend(exc.diagnostics)

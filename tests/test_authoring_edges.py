@@ -191,3 +191,37 @@ def test_one_failure_reads_as_before():
     one = _group_diagnostic("tiny", "tiny", 5, [(2, 3, d, 4, "race")], None, None)
     assert one.message == "tiny: game with 2 player(s), seed 3, failed in round 4, phase `race`: [RUN001] division by zero"
     assert one.hint == "reproduce with `civdsl play --edition tiny --players 2 --seed 3`"
+
+
+@pytest.mark.parametrize("start", ['"zero"', "1.5", "true"])
+def test_a_counter_that_starts_at_no_whole_number_is_a_diagnostic_at_its_declaration(tmp_path, start):
+    """`play` does not run the type check: the game's start reports the counter's line, never a crash."""
+    entry = one_file_edition(tmp_path, f'game "G" {{ edition: "t" players: 1..2 }}\n'
+                                       f'player counter score in 0.. = {start}\n'
+                                       'phase p { player.score += 1 }\nsequence { phases: p }\n')
+    with pytest.raises(CivError) as caught:
+        Game(compile_entry(entry), 1, 0, [RandomAgent(0, 0)], logging=False).run()
+    d = caught.value.diagnostics[0]
+    assert (d.code, d.span.line) == ("RUN001", 2) and "counter `score` holds whole numbers" in d.message
+
+
+def test_check_simulate_plays_the_games_with_an_option_switched_on(tmp_path, capsys):
+    """`check --simulate N --option NAME`: the option's rules run in the simulated games (here the option
+    breaks the game, so the plain games pass and the option's fail), and the reproduce hint names it."""
+    from cli_run import run
+    entry = one_file_edition(tmp_path, 'game "G" { edition: "t" players: 1..2 }\n'
+                                       'player counter score in 0.. = 0\n'
+                                       'phase p { player.score += 1 }\n'
+                                       'sequence { phases: p }\n'
+                                       'victory { max_rounds: 3 rank: [player.score] }\n'
+                                       'option broken "Broken" {\n'
+                                       '  replace phase p { player.score += 1 // 0 }\n'
+                                       '}\n')
+    code, out = run(capsys, "check", "--simulate", "3", "--jobs", "1", entry)
+    assert code == 0 and "3/3 simulated games ended cleanly" in out
+    code, out = run(capsys, "check", "--simulate", "3", "--jobs", "1", "--option", "broken",
+                    "--log-dir", tmp_path / "logs", entry)
+    assert code == 1 and "--option broken: 0/3 simulated games ended cleanly" in out
+    assert "SIM001" in out and "division by zero" in out and "--option broken" in out.split("reproduce with")[1]
+    code, out = run(capsys, "check", "--simulate", "1", "--option", "nosuch", entry)
+    assert code != 0 and "CFG010" in out and "no option `nosuch`" in out

@@ -460,6 +460,8 @@ def test_diff_with_an_option_shows_what_the_option_changes(capsys):
 def test_list_shows_readings_apart_from_other_options(capsys):
     code, out, err = run(capsys, "list")
     line = next(line for line in out.splitlines() if line.strip().startswith("warp-spawn-solitaire"))
-    assert "(readings: reading_mitigation_halves_invaders" in line and "options:" not in line
+    assert "(options: map; readings: reading_mitigation_halves_invaders" in line
+    line = next(line for line in out.splitlines() if line.strip().startswith("roll-through-the-ages"))
+    assert line.endswith("(options: revised, trading)")  # (no readings: no `readings:` part)
     line = next(line for line in out.splitlines() if line.strip().startswith("mega-empires-the-west"))
     assert "(options: expert, short; readings: " in line and "thera_alone" in line.split("readings:")[1]

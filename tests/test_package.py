@@ -57,6 +57,17 @@ def test_wheel_leaves_out_tests(names):
     assert not any(n.startswith("tests/") for n in names)
 
 
+def test_wheel_registers_the_pytest_plugin_and_names_its_docs(wheel, names):
+    """`pytest` finds the scenario plugin of an installed civdsl; SARIF links come from `Documentation`."""
+    assert "civdsl/scenario.schema.json" in names
+    with zipfile.ZipFile(wheel) as z:
+        info = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+        entry_points = z.read(info).decode("utf-8")
+        meta = z.read(info.replace("entry_points.txt", "METADATA")).decode("utf-8")
+    assert "[pytest11]\ncivdsl = civdsl.tools.scenarios.pytest_plugin" in entry_points
+    assert "\nProject-URL: Documentation, " in meta
+
+
 def test_installed_copy_finds_its_grammar_and_editions(wheel, tmp_path):
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as z:

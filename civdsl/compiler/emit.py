@@ -17,7 +17,7 @@ from .expressions import Expressions
 from .module import FunctionCode, ModuleBuilder
 from .naming import flag, hexed, is_int, local, procedure_function
 from .scope import PLAYER, RECORD, Scope, function_scope
-from .units import Unit, UnitWriting
+from .units import COVERAGE, Unit, UnitWriting
 
 MAX_LOOP_NESTING = 15  # Python allows 20 nested blocks per function; the function itself uses some
 # Calls that neither log nor read the running statement's span; any other call in a statement's own
@@ -43,6 +43,9 @@ class Emitter(UnitWriting, Expressions):
         self.depth = 0      # nesting of the expression being written (outlining)
         self.kind = "step"  # what the current function is: procedure | step | expression
         self._temps = 0
+        self.cov = COVERAGE.on  # rules record what of them runs (see `units.CoverageHook`)
+        if self.cov:
+            COVERAGE.files.update(comp.rs.files)
 
     # -- whole functions ----------------------------------------------------------------------------------
     def procedure(self, node, name: str, params: list[str], body: list[A.Stmt], span: Span,
@@ -83,6 +86,8 @@ class Emitter(UnitWriting, Expressions):
             fn.add(0, line, span)
         if this is not None:
             fn.add(1, f"{local('this')} = {this!r}", span)
+        if self.cov:
+            fn.add(1, self.record("r", span), None)
         self._body(fn, "procedure", body, scope, 1)
         self._flags(fn, scope, len(pre) + (this is not None), 1, span)
         fn.add(1, "if _key is not None: _memo[_key] = None", span)
@@ -100,6 +105,8 @@ class Emitter(UnitWriting, Expressions):
             for n in names:
                 fn.add(0, f"{local(n)} = c.locals[{n!r}]", span)
             fn.add(0, "try:", span)
+            if self.cov:
+                fn.add(1, self.record("r", span), None)
             self._body(fn, "step", body, scope, 1)
             self._flags(fn, scope, len(names) + 1, 1, span)
             self._except(fn, span, 0)
@@ -123,6 +130,8 @@ class Emitter(UnitWriting, Expressions):
             for n in sorted(scope.read):
                 fn.add(0, f"{local(n)} = c.locals[{n!r}]", fn.span)
             self._flags(fn, scope, len(fn.lines), 0, fn.span)
+            if self.cov:
+                fn.add(0, self.record("x", e.span), None)
             fn.add(0, f"return {text}", fn.span)
         return self._written(("x", id(e), tuple(names), tuple(players)), e, fname, write)
 
@@ -160,9 +169,10 @@ class Emitter(UnitWriting, Expressions):
         getattr(self, "s_" + type(s).__name__)(s, scope, depth)
         own = " ".join(text for _, text, line_span in fn.lines[at:] if line_span is span)
         prologue = ["c.steps += 1", f"if c.steps > c.budget: raise _over_budget(c, {sname})"]
-        if _CALL.search(_PURE_CALL.sub("", own)):
+        if _CALL.search(_PURE_CALL.sub("", self.unrecorded(own))):
             prologue[0] = f"c.span = {sname}; c.steps += 1"
-        fn.lines[at:at] = [(depth, text, span) for text in prologue]
+        fn.lines[at:at] = ([(depth, self.record("s", span), None)] if self.cov else []) + \
+            [(depth, text, span) for text in prologue]
 
     def line(self, depth: int, text: str, span: Span) -> None:
         self.fn.add(depth, text, span)
@@ -242,10 +252,27 @@ class Emitter(UnitWriting, Expressions):
         for i, (cond, body) in enumerate(s.branches):
             test = self.expr(cond, scope)
             self.line(depth, f"{'if' if i == 0 else 'elif'} {test}:", s.span)
+            self._arm(s, i, depth + 1)
             self.block(body, scope, depth + 1)
-        if s.orelse:
+        if s.orelse or self.cov:  # (recorded: the arm where no condition held, even with no `else`)
             self.line(depth, "else:", s.span)
-            self.block(s.orelse, scope, depth + 1)
+            self._arm(s, len(s.branches), depth + 1)
+            if s.orelse:
+                self.block(s.orelse, scope, depth + 1)
+
+    def _arm(self, s, arm: int, depth: int) -> None:
+        """Coverage: record that this arm of a branch ran (see `units.CoverageHook`)."""
+        if self.cov:
+            self.line(depth, self.record("b", s.span, arm), None)
+
+    def e_IfExpr(self, e: A.IfExpr, scope: Scope):
+        """`if c then a else b`; with coverage on, each arm records that it was chosen."""
+        if not self.cov:
+            return super().e_IfExpr(e, scope)
+        cond = self.expr(e.cond, scope)
+        then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
+        return (f"(({self.record('b', e.span, 0)} or {then}) if {cond} "
+                f"else ({self.record('b', e.span, 1)} or {orelse}))")
 
     def _loop(self, s, body: list[A.Stmt], scope: Scope, depth: int) -> None:
         if self.loops == MAX_LOOP_NESTING:  # (said once, at the first loop too deep)
@@ -253,9 +280,13 @@ class Emitter(UnitWriting, Expressions):
                           "move the inner loops into a procedure")
         self.loops += 1
         try:
+            self._arm(s, 0, depth + 1)  # the body ran...
             self.block(body, scope, depth + 1)
         finally:
             self.loops -= 1
+        if self.cov:  # ... and the loop ran to its end (not left by `break` or `return`)
+            self.line(depth, "else:", s.span)
+            self._arm(s, 1, depth + 1)
 
     def s_For(self, s: A.For, scope: Scope, depth: int):
         it = s.iterable

@@ -14,6 +14,7 @@ from ..engine.builtins import REGISTRY
 from ..engine.runtime import LOCAL_PREFIX
 from ..language import ast as A
 from ..language.diagnostics import CivError
+from ..language.first_guesses import name_hint
 from ..language.parser import parse_expr
 from .naming import flag, is_int, local, procedure_function
 from .scope import PLAYER, RECORD, Scope
@@ -91,7 +92,7 @@ class Expressions:
             hint = f"`{n}` is only bound inside " + {"player": "phases, victory fields and heuristics",
                                                      "option": "heuristics", "this": "an entity's blocks"}[n]
         else:
-            hint = comp.did_you_mean(n, candidates)
+            hint = name_hint(n) or comp.did_you_mean(n, candidates)
         comp.err("UNK001", f"unknown name `{n}`", e.span, hint)
         return "None"
 

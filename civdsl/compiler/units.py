@@ -4,6 +4,8 @@ the same rule is compiled again and every lookup still gives the same answer (an
 house rules, a scenario folder, a re-check after an edit)."""
 from __future__ import annotations
 
+import re
+
 from ..engine.builtins import REGISTRY
 from ..language.diagnostics import Span
 from .module import FunctionCode
@@ -34,11 +36,37 @@ UNITS: dict[tuple, list[Unit]] = {}
 MAX_UNITS = 50_000  # forgotten all at once beyond this (a long session editing rules)
 
 
+class CoverageHook:
+    """Whether rules are written to record what of them runs (`civdsl test --coverage`; see
+    `civdsl.tools.coverage`). While `on`, each rule, statement and branch arm written adds its site's key
+    (`site_key`) to `hits` when it runs: a set add, which touches neither the game nor its dice. Off, the
+    rules are written exactly as they would be without coverage. `files`: the rule files of every ruleset
+    compiled while on (the files a report covers)."""
+
+    def __init__(self):
+        self.on = False
+        self.hits: set[str] = set()
+        self.files: set[str] = set()
+
+
+COVERAGE = CoverageHook()
+_KEYS: dict[str, str] = {}  # one object per site key, so that a key is one constant in every program
+
+
+def site_key(what: str, span: Span, arm: int | None = None) -> str:
+    """The key a site of a rule file records when it runs: `r` a rule's function started, `s` a statement,
+    `x` an expression outside statements, `b` an arm of a branch (`arm`: which)."""
+    key = f"{span.file}:{span.line}:{span.col}:{what}" + ("" if arm is None else f":{arm}")
+    return _KEYS.setdefault(key, key)
+
+
 class UnitWriting:
     """Writing functions once per rule (a mixin of `Emitter`): what a rule looks up about the others is
     recorded, and the rule is written again only when an answer changes."""
 
     def _written(self, key: tuple, node, name: str, write) -> str:
+        if self.cov:  # instrumented and plain rules never mix
+            key += ("coverage",)
         kept = UNITS.get(key)
         for unit in kept or ():
             if unit.node is node and all(self._looks_up(*dep) == found for dep, found in unit.deps.items()):
@@ -122,6 +150,17 @@ class UnitWriting:
 
     def span(self, span: Span | None) -> str:
         return self.const("span", span)
+
+    # -- coverage (see `CoverageHook`) ---------------------------------------------------------------------
+    def record(self, what: str, span: Span, arm: int | None = None) -> str:
+        """Python text that records the site as run (only while coverage is on)."""
+        return f"{self.const('value', COVERAGE.hits)}.add({self.const('value', site_key(what, span, arm))})"
+
+    def unrecorded(self, text: str) -> str:
+        """`text` without its recording calls: what a statement's own code calls, recording aside."""
+        if not self.cov:
+            return text
+        return re.sub(re.escape(self.const("value", COVERAGE.hits)) + r"\.add\(_k\d+\)", "", text)
 
     def temp(self) -> str:
         self._temps += 1

@@ -27,8 +27,8 @@ from .budget import (
     walked,
 )
 from .builtins import fmt, type_name
-from .state import Player, ZoneRef
 from .overlay_sources import name_overlay_sources
+from .state import Player, ZoneRef
 from .values import Builtin, Callable_, Die, EntityObj, RuleError, TableValue, field_value
 
 MAX_CALL_DEPTH = 64

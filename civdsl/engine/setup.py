@@ -123,6 +123,14 @@ class Initializing:
         if pure:
             prog.param_values[len(st.players)] = [(name, st.vars[name]) for name, _fn, _span in prog.params]
 
+    def _start(self, key: tuple[str, str], value):
+        """A counter's starting value within its bounds; a value that is no whole number is the counter
+        declaration's error (a diagnostic at its line, not a crash)."""
+        try:
+            return self._bounded(key, key[1], value)
+        except TypeError as exc:
+            raise rule_error(exc, self.program.counters[key][3], self.c) from None
+
     def _init_state(self) -> None:
         """Every counter, variable and zone with its starting value. Counters that start at a literal
         come from a template made once per program and number of players; the others are evaluated in
@@ -133,7 +141,7 @@ class Initializing:
             templates = prog.counter_templates = ({}, {})
             for (scope, name) in prog.counters:
                 key = (scope, name)
-                value = self._bounded(key, name, prog.literal_inits[key]) if key in prog.literal_inits else None
+                value = self._start(key, prog.literal_inits[key]) if key in prog.literal_inits else None
                 templates[scope == "player"][name] = value
         st.counters.update(templates[0])
         for p in st.players:
@@ -144,7 +152,7 @@ class Initializing:
             if key in literal:
                 continue
             for owner in (st.players if scope == "player" else [None]):
-                value = self._bounded(key, name, self.guarded(init, span, owner))
+                value = self._start(key, self.guarded(init, span, owner))
                 (owner.counters if owner else st.counters)[name] = value
         for (scope, name), (init, span) in prog.vars.items():
             for owner in (st.players if scope == "player" else [None]):

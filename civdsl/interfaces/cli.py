@@ -16,6 +16,7 @@ from ..engine.budget import DEFAULT_MEMORY_MB, GAME_BUDGET, limit_memory
 from ..language import ast as A
 from ..language import parse_cache
 from ..language.diagnostics import CivError, Diagnostic, render_text
+from ..tools.coverage import cli as coverage_cli
 from . import lab_cli, lsp_cli, render_cli, serve_cli
 from .config_args import add_agent_cmd_args, add_config_args
 from .report import FORMATS, render
@@ -57,7 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=1, help="root seed of the simulated games (default 1)")
     c.add_argument("--jobs", type=int, metavar="N", help="processes for simulated games (default: all cores)")
     c.add_argument("--log-dir", default="civdsl-sim-logs", help="where replay logs of failed simulated games go")
+    c.add_argument("--option", action="append", default=[], metavar="NAME",
+                   help="simulate the games with this option of the edition switched on (repeatable)")
     c.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS, help=NO_CACHE_HELP)
+    coverage_cli.add_arguments(c)
 
     pl = sub.add_parser("play", help="play a game", description="Play a game with agents and print the result.")
     add_config_args(pl, seed_help="random seed (default 0)")
@@ -90,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the scenarios under this edition instead of the one each names (to see which "
                         "outcomes differ between editions)")
     t.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS, help=NO_CACHE_HELP)
+    coverage_cli.add_arguments(t)
 
     f = sub.add_parser("fmt", help="format rule files canonically",
                        description="Rewrite .civ files in the canonical layout (indentation, blank lines, "
@@ -203,7 +208,7 @@ def _is_usage(diags: list[Diagnostic]) -> bool:
 def cmd_check(args) -> int:
     from pathlib import Path
 
-    from ..language.config import load_config
+    from ..language.config import read_config
     from ..tools.checker import check_paths, entries
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
@@ -212,21 +217,34 @@ def cmd_check(args) -> int:
     civ = [p for p in args.paths if not p.endswith((".yaml", ".yml"))]
     diags, nfiles = check_paths(civ) if civ else ([], 0)
     configs = [p for p in args.paths if p.endswith((".yaml", ".yml"))]
-    for path in configs:
+    for path in configs:  # every problem of a config in one run: its own (read_config), then the game's
         try:
             from ..api import check_config
-            diags.extend(check_config(load_config(path)))
-        except CivError as exc:
+            cfg, found = read_config(path)
+            diags.extend(sorted(found + check_config(cfg), key=Diagnostic.sort_key))
+        except CivError as exc:  # the file cannot be read, or is not YAML
             diags.extend(exc.diagnostics)
     simulated = []
+    try:
+        coverage = coverage_cli.session(args, simulated=True)
+    except coverage_cli.CoverageError as exc:
+        print(f"civdsl check: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if args.simulate and not any(d.severity == "error" for d in diags):
         from pathlib import Path
 
         from ..tools.simulate import simulate
         for entry in entries(civ):
-            found, ok, edition = simulate(entry, args.simulate, args.seed, Path(args.log_dir), args.jobs)
+            with coverage:
+                try:
+                    found, ok, edition = simulate(entry, args.simulate, args.seed, Path(args.log_dir), args.jobs,
+                                                  args.option)
+                except CivError as exc:  # (an option the edition does not have)
+                    diags.extend(exc.diagnostics)
+                    continue
             diags.extend(found)
             name = edition if entry.name == "game.civ" else f"{entry} (on {edition})"
+            name += "".join(f" --option {o}" for o in args.option)
             simulated.append(f"{name}: {ok}/{args.simulate} simulated games ended cleanly (seed {args.seed})")
     if args.strict:
         for d in diags:
@@ -242,6 +260,8 @@ def cmd_check(args) -> int:
         print(f"checked {nread} file(s): {len(errors)} error(s), {len(diags) - len(errors)} warning(s)")
     else:
         print(render(diags, args.format, files=nread) if args.format == "json" else render(diags, args.format))
+    if not coverage.report(args.format == "text"):
+        return EXIT_USAGE
     return EXIT_USAGE if usage else (EXIT_FINDINGS if errors else EXIT_OK)
 
 
@@ -253,7 +273,13 @@ def cmd_play(args) -> int:
 def cmd_test(args) -> int:
     from ..tools.scenario import run_paths
     from ..tools.scenarios.report import outcome_json, outcome_lines, summary, warning_diagnostics
-    outcomes, diags = run_paths(args.paths, args.edition)
+    try:
+        coverage = coverage_cli.session(args)
+    except coverage_cli.CoverageError as exc:
+        print(f"civdsl test: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    with coverage:
+        outcomes, diags = run_paths(args.paths, args.edition)
     failed = [o for o in outcomes if not o.passed]
     errors = [d for d in diags if d.severity == "error"]  # (a symbolic link not followed is a warning)
     if args.format in ("github", "sarif"):
@@ -270,6 +296,8 @@ def cmd_test(args) -> int:
         if diags:
             print(render_text(diags))
         print(summary(outcomes, len(errors)))
+    if not coverage.report(args.format == "text"):
+        return EXIT_USAGE
     return EXIT_FINDINGS if failed or errors else EXIT_OK
 
 
@@ -289,7 +317,8 @@ def cmd_fmt(args) -> int:
     changed = []
     for f in files:
         try:
-            text = f.read_text(encoding="utf-8")
+            raw = f.read_bytes().decode("utf-8")
+            text = raw.replace("\r\n", "\n").replace("\r", "\n")  # line ends as the loader reads them
             new = format_file_text(text, str(f))
         except CivError as exc:
             diags.extend(exc.diagnostics)
@@ -297,7 +326,7 @@ def cmd_fmt(args) -> int:
         except (OSError, UnicodeDecodeError) as exc:
             diags.append(Diagnostic("LOAD001", f"cannot read `{f}`: {exc}", None))
             continue
-        if new != text:
+        if new != raw:  # (CRLF line ends become LF)
             changed.append(f)
             if args.diff:
                 sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True),

@@ -7,12 +7,47 @@ suppressed by code.
 from __future__ import annotations
 
 import json
+import re
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
 
 from .. import __version__
+from ..language.codes import describe
 from ..language.diagnostics import Diagnostic, display_path, render_text
 
 FORMATS = ("text", "json", "github", "sarif")
-DOCS_URL = "https://civdsl.invalid/diagnostics/"
+
+
+@lru_cache(maxsize=1)
+def docs_root() -> str | None:
+    """The documentation's root, as `[project.urls] Documentation` in pyproject.toml says: read from the
+    installed package's metadata, or — in a source checkout installed before the key was there — from the
+    checkout's pyproject.toml. None when neither says."""
+    try:
+        for entry in metadata.metadata("civdsl").get_all("Project-URL") or []:
+            label, _, url = entry.partition(",")
+            if label.strip().lower() == "documentation" and url.strip():
+                return url.strip()
+    except metadata.PackageNotFoundError:
+        pass
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    try:
+        import tomllib
+        urls = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {}).get("urls", {})
+    except (OSError, ValueError):
+        return None
+    return urls.get("Documentation") or None
+
+
+def help_uri(code: str) -> str | None:
+    """Where a code is explained: its entry on the diagnostics page. A hosted site (an `http(s)` root) has the
+    page at `diagnostics/`; the repository's docs folder (a relative root) has `diagnostics.md`."""
+    root = docs_root()
+    if not root:
+        return None
+    page = "diagnostics/" if re.match(r"https?://", root) else "diagnostics.md"
+    return f"{root.rstrip('/')}/{page}#{code.lower()}"
 
 
 def _escape_data(s: str) -> str:
@@ -48,9 +83,7 @@ def to_json(diags: list[Diagnostic], **extra) -> str:
 def to_sarif(diags: list[Diagnostic]) -> str:
     """A SARIF 2.1.0 log with one run; rules are the codes seen, results point at file regions."""
     codes = sorted({d.code for d in diags})
-    rules = [{"id": code, "name": code, "helpUri": f"{DOCS_URL}#{code.lower()}",
-              "shortDescription": {"text": next(d.message for d in diags if d.code == code)[:200]}}
-             for code in codes]
+    rules = [_rule(code) for code in codes]
     results = []
     for d in diags:
         result = {
@@ -74,14 +107,26 @@ def to_sarif(diags: list[Diagnostic]) -> str:
                     "region": {"startLine": span.line, "startColumn": span.col}}}
                 for i, (span, note) in enumerate(d.related)]
         results.append(result)
+    driver = {"name": "civdsl", "version": __version__, "rules": rules}
+    if docs_root():
+        driver["informationUri"] = docs_root()
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "civdsl", "version": __version__,
-                                      "informationUri": DOCS_URL, "rules": rules}},
-                  "results": results}],
+        "runs": [{"tool": {"driver": driver}, "results": results}],
     }
     return json.dumps(log, indent=2)
+
+
+def _rule(code: str) -> dict:
+    """A code as a SARIF rule: its general description from the catalogue (`language.codes`) and the link to
+    its entry in the docs; a code missing from the catalogue is described by its family only."""
+    rule = {"id": code, "name": code,
+            "shortDescription": {"text": describe(code) or f"civdsl diagnostic {code}"}}
+    uri = help_uri(code)
+    if uri:
+        rule["helpUri"] = uri
+    return rule
 
 
 def render(diags: list[Diagnostic], fmt: str, **extra) -> str:

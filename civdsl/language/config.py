@@ -8,7 +8,9 @@ YAML line, so a config mistake reads like a rule-file mistake.
 Codes: CFG001 the file is not valid YAML (also: a key given twice); CFG002 a value breaks the schema
 (also: an integer of more than 18 digits); CFG003 the file cannot be read; CFG004 a house-rule file it
 names does not exist; CFG018 a house rule the path policy refuses (`paths.py`: a `.civ` file inside
-the config's folder or a rulesets root, or a shipped variant's name).
+the config's folder or a rulesets root, or a shipped variant's name); CFG019 an edition path it refuses.
+Every problem of a file is found in one run (`read_config`), as a rule file's are: a user fixing a
+config should not meet its mistakes one class at a time.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .agentspec import agent_problem
-from .diagnostics import CivError, Diagnostic, Span, error
+from .diagnostics import CivError, Diagnostic, Span
 from .paths import config_home, config_log, edition_entry, house_rule_file
 from .yamlfile import fmt_path, locate, node_span, parse_yaml, read_text, schema_problems, strict_validator
 
@@ -55,6 +57,7 @@ class GameConfig:
     choices: dict[str, list] = field(default_factory=dict)  # decision tag → one fixed answer per seat
     source: str | None = None  # the config file's path, as given
     yaml_root: Any = field(default=None, repr=False, compare=False)  # for spans of later findings
+    dropped: tuple[str, ...] = ()  # keys of the file left out because of a problem (`read_config`; "*": all)
 
     def span(self, *where) -> Span | None:
         """Where a key (`"options", 1`) is in the config file; None for command-line values."""
@@ -64,57 +67,91 @@ class GameConfig:
 
 
 def load_config(path: str) -> GameConfig:
-    """Read, validate and resolve one config file; every problem is a `CivError` with spans into the file."""
+    """Read, validate and resolve one config file; every problem is a `CivError` with spans into the file
+    (all of them at once: see `read_config`)."""
+    cfg, problems = read_config(path)
+    if problems:
+        raise CivError(problems)
+    return cfg
+
+
+def read_config(path: str) -> tuple[GameConfig, list[Diagnostic]]:
+    """Read one config file and find every problem of the file in one pass: schema findings (CFG002, and
+    the agents' CFG020), house rules that are missing or refused (CFG004, CFG018), an edition path that
+    is refused (CFG019), a log path that leaves the folder (LOG006). The config returned leaves out each
+    value that has a problem (its key is in `GameConfig.dropped`), so the checks that need a game
+    (`api.check_config`) can go on with the rest. A file that cannot be read or is not YAML (CFG003,
+    CFG001) has nothing else to check: that raises `CivError`."""
     text = read_text(path)
     root, data = parse_yaml(text, path)
     if data is None:  # an empty file is a config with every default
         data = {}
+    found = config_problems(data)
     problems = [Diagnostic(code, f"{fmt_path(where)}: {what}", node_span(path, locate(root, where)), hint=hint)
-                for where, code, what, hint in config_problems(data)]
-    if problems:
-        raise CivError(sorted(problems, key=Diagnostic.sort_key))
+                for where, code, what, hint in found]
+    if not isinstance(data, dict) or any(not where for where, *_ in found):
+        return GameConfig(source=path, yaml_root=root, dropped=("*",)), sorted(problems, key=Diagnostic.sort_key)
+    bad = {tuple(where[:2]) for where, *_ in found} | {(where[0],) for where, *_ in found}
+    dropped = {key for key, *_ in bad if key in data}
+
+    def clean(key: str, default: Any = None) -> Any:
+        return default if key in dropped else data.get(key, default)
 
     base = Path(path).absolute().parent
-    found = [house_rule_file(raw, base, config_home(path)) for raw in data.get("house_rules", [])]
-    problems = [Diagnostic("CFG018" if hr.refused else "CFG004", f"house_rules[{i}]: {hr.problem}",
-                           node_span(path, locate(root, ["house_rules", i])),
-                           hint=HOUSE_RULE_HINT if hr.refused else
-                           "house-rule paths are relative to the folder of the config file; "
-                           "`civdsl list` shows the shipped variants")
-                for i, hr in enumerate(found) if hr.path is None]
-    if problems:
-        raise CivError(problems)
-    house_rules = [hr.path for hr in found]
-    edition = data.get("edition")
+    house_rules: list[str] = []
+    listed = data.get("house_rules")
+    for i, raw in enumerate(listed if isinstance(listed, list) else []):
+        if ("house_rules", i) in bad or not isinstance(raw, str):
+            continue
+        hr = house_rule_file(raw, base, config_home(path))
+        if hr.path is None:
+            dropped.add("house_rules")
+            problems.append(Diagnostic("CFG018" if hr.refused else "CFG004", f"house_rules[{i}]: {hr.problem}",
+                                       node_span(path, locate(root, ["house_rules", i])),
+                                       hint=HOUSE_RULE_HINT if hr.refused else
+                                       "house-rule paths are relative to the folder of the config file; "
+                                       "`civdsl list` shows the shipped variants"))
+        else:
+            house_rules.append(hr.path)
+    edition = clean("edition")
     if edition is not None:
         named = edition_entry(edition, base, config_home(path))
         if named.path is None:
-            raise error("CFG019", f"edition: {named.problem}", node_span(path, locate(root, ["edition"])),
-                        "a config names an edition by its name (`civdsl list`) or by a path to a `.civ` file or "
-                        "an edition folder inside the config's folder; `--edition` on the command line takes any")
+            dropped.add("edition")
+            problems.append(Diagnostic(
+                "CFG019", f"edition: {named.problem}", node_span(path, locate(root, ["edition"])),
+                hint="a config names an edition by its name (`civdsl list`) or by a path to a `.civ` file or an "
+                     "edition folder inside the config's folder; `--edition` on the command line takes any"))
         edition = named.path
-    log = data.get("log")
+    log = clean("log")
     if log is not None:  # relative to the config's folder (its real place: no `..` left in the path shown)
-        log = config_log(log, config_home(path), config_home(path), node_span(path, locate(root, ["log"])))
+        try:
+            log = config_log(log, config_home(path), config_home(path), node_span(path, locate(root, ["log"])))
+        except CivError as exc:
+            dropped.add("log")
+            problems.extend(exc.diagnostics)
+            log = None
 
-    agents = data.get("agents", [])
-    choices = data.get("choices", {})
-    players = _int_or_none(data.get("players"))
+    agents = clean("agents", [])
+    choices = clean("choices", {})
+    players = _int_or_none(clean("players"))
     if players is None and choices:
         players = max(len(v) for v in choices.values())
-    return GameConfig(
+    cfg = GameConfig(
         edition=edition,
         players=players,
-        seed=int(data.get("seed", 0)),
+        seed=int(clean("seed", 0)),
         agents=[agents] if isinstance(agents, str) else list(agents),
-        options=list(data.get("options", [])),
+        options=list(clean("options", [])),
         house_rules=house_rules,
-        max_rounds=_int_or_none(data.get("max_rounds")),
+        max_rounds=_int_or_none(clean("max_rounds")),
         log=log,
         choices=choices,
         source=path,
         yaml_root=root,
+        dropped=tuple(sorted(dropped)),
     )
+    return cfg, sorted(problems, key=Diagnostic.sort_key)
 
 
 def merge_cli(config: GameConfig, **overrides: Any) -> GameConfig:

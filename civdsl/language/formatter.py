@@ -1,91 +1,30 @@
 """`civdsl fmt`: the canonical layout of rule files.
 
-Layout only, so comments and the author's line breaks survive: two spaces per open bracket, a
-continuation line that starts with `and`/`or` indented once more, no trailing spaces or tabs, at most one
-blank line in a row, none at the start or end, and a final newline. Formatting is idempotent, and a
-file is only rewritten when the formatted text parses to the same syntax tree.
+A file is parsed with the grammar and printed again from its tokens and comments (`format/`): spacing
+within lines, indentation and blank lines are canonical; line breaks are the author's, so every token
+keeps its line number (rule files are cited by `file:line` in logs, diagnostics and docs); every comment
+is kept, on its line. Formatting is idempotent, and a file is only rewritten when the formatted text
+parses to the same syntax tree (FMT001 otherwise). The rules, one by one, are in `docs/cli.md` (fmt).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import fields, is_dataclass
 
 from .diagnostics import Span, error
+from .format.fallback import layout_only
+from .format.layout import render
+from .format.tokens import Unreadable, read
 from .limits import room_to_recurse
 from .parser import parse_text
 
-INDENT = "  "
-_CONTINUATION = re.compile(r"^(and\b|or\b|[-+*/%]|\.\.)")
-
-
-def _code(line: str) -> tuple[str, int]:
-    """The line without its comment, and how many closing brackets it starts with."""
-    in_str = False
-    leading = 0
-    at_start = True
-    for i, ch in enumerate(line):
-        if in_str:
-            if ch == '"' and line[i - 1] != "\\":
-                in_str = False
-            continue
-        if ch == '"':
-            in_str = True
-        elif ch == "#":
-            return line[:i].rstrip(), leading
-        if at_start and ch in "}])":
-            leading += 1
-        elif not ch.isspace():
-            at_start = False
-    return line, leading
-
-
-_VALUE_BEFORE = re.compile(r"(=|:|\(|\[|,|\bfrom|\bin|\bthen|\belse|\+|-|\*|/)\s*$")
-
-
-def _brackets(code: str, stack: list[str]) -> None:
-    """Push and pop the brackets of a line of code (strings skipped). A `{` where a value is expected
-    opens a record (pushed as `r`), elsewhere a block."""
-    in_str = False
-    for i, ch in enumerate(code):
-        if in_str:
-            if ch == '"' and code[i - 1] != "\\":
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch == "{":
-            stack.append("r" if _VALUE_BEFORE.search(code[:i]) else "{")
-        elif ch in "[(":
-            stack.append(ch)
-        elif ch in "}])" and stack:
-            stack.pop()
-
-
-_OPEN_END = re.compile(r"(=|,|\+|-|\*|/|\.\.|\band|\bor|\bnot|\bthen|\belse|\bfrom|:)$")
-
 
 def format_text(text: str) -> str:
-    out: list[str] = []
-    stack: list[str] = []
-    blank = False
-    previous = ""
-    for raw in text.replace("\t", "    ").splitlines():
-        line = raw.strip()
-        if not line:
-            blank = bool(out)
-            continue
-        if blank:
-            out.append("")
-            blank = False
-        code, leading = _code(line)
-        level = max(len(stack) - min(leading, 1), 0)
-        inside_group = bool(stack) and stack[-1] in "[(r"
-        if not leading and not inside_group and (_CONTINUATION.match(line) or _OPEN_END.search(previous)):
-            level += 1
-        out.append(INDENT * level + line)
-        _brackets(code, stack)
-        if code:
-            previous = code
-    return "\n".join(out) + "\n" if out else ""
+    """The canonical text of a rule file. Text that does not parse (a fragment of a file) gets its layout
+    (indentation, blank lines, trailing spaces) made canonical, its spacing within lines kept."""
+    try:
+        return render(read(text))
+    except Unreadable:
+        return layout_only(text)
 
 
 def shape(node):
@@ -105,11 +44,16 @@ def shape(node):
 def format_file_text(text: str, path: str) -> str:
     """The formatted text; raises `CivError` if the file does not parse or formatting would change it."""
     before = parse_text(text, path)
-    formatted = format_text(text)
-    after = parse_text(formatted, path)
+    try:
+        formatted = render(read(text))
+    except Unreadable:  # pragma: no cover - the real parser accepted the text
+        formatted = None
+    if formatted == text:
+        return formatted
+    after = parse_text(formatted, path) if formatted is not None else None
     with room_to_recurse():
-        same = shape(before.items) == shape(after.items)
-    if not same:  # pragma: no cover - a formatter bug
-        raise error("FMT001", "formatting would change the meaning of this file; it was left as it is", Span(path, 1, 1),
-                    "please report this as a bug")
+        same = after is not None and shape(before.items) == shape(after.items)
+    if not same:
+        raise error("FMT001", "formatting would change the meaning of this file; it was left as it is",
+                    Span(path, 1, 1), "please report this as a bug")
     return formatted

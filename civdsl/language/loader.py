@@ -341,7 +341,11 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
                         (f"did you mean `{guess}`? " if guess else "") + f"options: {known}")
         wins = {i.target for i in opt.items if isinstance(i, A.Overrides)}
         for item in opt.items:
-            if not isinstance(item, A.Overrides):
+            if isinstance(item, A.Import):  # an option's own rule files join the game with it, as overlays
+                opt_file = Path(opt.span.file).resolve()
+                loader.load_into(rs, resolve_inside(str(opt_file), item.path, loader.root_of(opt_file), item.span,
+                                                    "import"), item.span, True)
+            elif not isinstance(item, A.Overrides):
                 _claim(rs, owners, f"option {name}", wins, item)
                 apply_decl(rs, item, True)
     for hr in house_rules or []:

@@ -19,6 +19,7 @@ from lark.visitors import Transformer_NonRecursive
 
 from . import ast as A
 from .diagnostics import CivError, Diagnostic, Span, error
+from .first_guesses import Guess, guess
 from .limits import MAX_EXPRESSION_DEPTH, MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SOURCE_BYTES
 
 
@@ -726,9 +727,37 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         lines = text.splitlines() or [""]
         span = Span(path, len(lines), len(lines[-1]) + 1)
     hint = f"the block opened at {related_hint} is still open" if related_hint else None
-    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+    at_end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
+    if at_end:
         hint = (hint + "; a `}` may be missing") if hint else "the file ends in the middle of a declaration"
+    gpos = len(text) if at_end else min(pos, len(text))   # (at the end, Lark's offset is the last token's)
+    better = _first_guess(exc, text, gpos, at_end)
+    if better is not None:
+        msg, hint = better.message, better.hint
+        if better.shift or better.width is not None:
+            span = _guess_span(text, gpos + better.shift, better.width or 1, span)
     return Diagnostic("SYN001", msg, span, "error", hint)
+
+
+def _first_guess(exc: UnexpectedInput, text: str, pos: int, at_end: bool) -> Guess | None:
+    """A form from another language, or a natural first guess at this one (`first_guesses`)."""
+    if at_end:
+        found, expected = "", set(getattr(exc, "expected", None) or ())
+    elif isinstance(exc, UnexpectedToken):
+        found, expected = str(exc.token), set(exc.expected)
+    elif isinstance(exc, UnexpectedCharacters):
+        found, expected = (text[pos] if pos < len(text) else ""), set(exc.allowed or ())
+    else:
+        return None
+    return guess(text, pos, found, expected)
+
+
+def _guess_span(text: str, start: int, width: int, span: Span) -> Span:
+    """`width` characters from offset `start`: the part of the line a guess is about."""
+    start = max(0, min(start, len(text)))
+    line = text.count("\n", 0, start) + 1
+    col = start - (text.rfind("\n", 0, start) + 1) + 1
+    return Span(span.file, line, col, line, col + width)
 
 
 def parse_file(path: str | Path) -> A.RuleFile:

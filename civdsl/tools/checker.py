@@ -1,10 +1,11 @@
 """`civdsl check`: every way a ruleset can be wrong before a game starts.
 
 For each edition entry (a file with a `game` block, or an overlay that `extends` one) this loads the
-rules (imports, overlays), compiles them (names, arity, kinds, fields, phases, the sequence), and
-evaluates every constant once (parameters, dice, tables, the fields of things, so a card that requires
-an advance which does not exist is caught). Other `.civ` files are parsed for syntax. Diagnostics are
-collected, not raised, so one run reports them all.
+rules (imports, overlays), compiles them (names, arity, kinds, fields, phases, the sequence), checks
+their types (`compiler/typecheck`: fields, operators, built-in calls, declared types and ranges,
+overlays that keep types), and evaluates every constant once (parameters, dice, tables, the fields of
+things, so a card that requires an advance which does not exist is caught). Other `.civ` files are
+parsed for syntax. Diagnostics are collected, not raised, so one run reports them all.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from ..api import allowed_players
 from ..compiler.compiler import compile_ruleset
+from ..compiler.typecheck import check_types
 from ..engine.agents import RandomAgent
 from ..engine.interpreter import Game
 from ..language import ast as A
@@ -47,9 +49,10 @@ def _rules_root(path: Path) -> Path:
     return path.resolve().parent.parent
 
 
-def check_entry(path: Path) -> list[Diagnostic]:
-    """Load, compile and evaluate the constants of one edition entry or overlay, and compile it with
-    each of its options."""
+def check_entry(path: Path, types: bool = True) -> list[Diagnostic]:
+    """Load, compile, type-check and evaluate the constants of one edition entry or overlay, and compile
+    and type-check it with each of its options (`types`: False leaves the type check out, for the
+    benchmark that measures what it costs)."""
     try:
         rs = load_ruleset(path, root=_rules_root(path))
     except CivError as exc:
@@ -57,6 +60,10 @@ def check_entry(path: Path) -> list[Diagnostic]:
     prog, diags = compile_ruleset(rs)
     if any(d.severity == "error" for d in diags):
         return diags
+    if types:
+        diags.extend(check_types(rs, prog))
+        if any(d.severity == "error" for d in diags):
+            return diags  # (the constants are not evaluated: a wrong type would only fail again there)
     counts = allowed_players(rs) or [1]
     try:
         Game(prog, counts[0], 0, [RandomAgent(0, i) for i in range(counts[0])], logging=False).init()
@@ -68,13 +75,16 @@ def check_entry(path: Path) -> list[Diagnostic]:
         except CivError as exc:
             diags.extend(exc.diagnostics)
             continue
-        _, option_diags = compile_ruleset(with_option)
+        option_prog, option_diags = compile_ruleset(with_option)
+        if types and not any(d.severity == "error" for d in option_diags):
+            option_diags = option_diags + check_types(with_option, option_prog)
         diags.extend(d for d in option_diags if d.severity == "error")
     return diags
 
 
-def check_paths(paths: list[str]) -> tuple[list[Diagnostic], int]:
-    """All diagnostics for the given files and folders, and how many files were read."""
+def check_paths(paths: list[str], types: bool = True) -> tuple[list[Diagnostic], int]:
+    """All diagnostics for the given files and folders, and how many files were read (`types`: see
+    `check_entry`)."""
     files, diags = civ_files(paths)
     _lines_cache.clear()
     parsed: dict[Path, A.RuleFile] = {}
@@ -85,7 +95,7 @@ def check_paths(paths: list[str]) -> tuple[list[Diagnostic], int]:
             diags.extend(exc.diagnostics)
     for f, rf in parsed.items():
         if any(isinstance(i, (A.GameDecl, A.Extends)) for i in rf.items):
-            diags.extend(check_entry(f))
+            diags.extend(check_entry(f, types))
     unique: dict[tuple, Diagnostic] = {}
     for d in diags:
         unique.setdefault((d.code, d.message, d.span), d)

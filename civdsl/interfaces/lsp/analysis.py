@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ...api import allowed_players
 from ...compiler.compiler import compile_ruleset
+from ...compiler.typecheck import check_types
 from ...engine.agents import RandomAgent
 from ...engine.interpreter import Game
 from ...language import ast as A
@@ -175,6 +176,8 @@ class Analyzer:
         program = None
         if rs.files and not any(d.severity == "error" for d in diags):
             program, found = compile_ruleset(rs)
+            if not any(d.severity == "error" for d in found):
+                found = found + check_types(rs, program)  # (as `civdsl check` does: see tools/checker.py)
             diags.extend(found)
             if not any(d.severity == "error" for d in found):
                 counts = allowed_players(rs) or [1]

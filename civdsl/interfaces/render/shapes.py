@@ -10,7 +10,8 @@ import math
 from .style import INK, ink_on
 from .svg import Svg
 
-SHAPES = ("disc", "square", "triangle", "boat", "star")
+SHAPES = ("disc", "square", "triangle", "boat", "star", "diamond", "hexagon", "pentagon", "crown")  # (new ones last: a
+# kind the view gives no shape takes the first free one, so adding a shape changes no picture drawn before)
 SYMBOLS = ("triangle", "ring", "dot")
 
 
@@ -21,6 +22,12 @@ def _star(cx, cy, r) -> list[tuple[float, float]]:
         rr = r if i % 2 == 0 else r * 0.45
         out.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
     return out
+
+
+def _polygon(cx, cy, r, n, turn=-math.pi / 2) -> list[tuple[float, float]]:
+    """A regular polygon of n corners, the first straight up."""
+    return [(cx + r * math.cos(turn + 2 * math.pi * i / n), cy + r * math.sin(turn + 2 * math.pi * i / n))
+            for i in range(n)]
 
 
 def piece(svg: Svg, shape: str, cx: float, cy: float, size: float, fill: str, n: int = 1) -> None:
@@ -41,6 +48,18 @@ def piece(svg: Svg, shape: str, cx: float, cy: float, size: float, fill: str, n:
         label_y = cy + h * 0.45
     elif shape == "star":
         svg.polygon(_star(cx, cy, h * 1.25), fill, **edge)
+    elif shape == "diamond":
+        svg.polygon(_polygon(cx, cy, h * 1.25, 4), fill, **edge)
+    elif shape == "hexagon":
+        svg.polygon(_polygon(cx, cy, h * 1.1, 6), fill, **edge)
+    elif shape == "pentagon":
+        svg.polygon(_polygon(cx, cy, h * 1.15, 5), fill, **edge)
+        label_y = cy + h * 0.1
+    elif shape == "crown":
+        svg.polygon([(cx - h * 1.1, cy + h * 0.8), (cx - h * 1.1, cy - h * 0.8), (cx - h * 0.55, cy - h * 0.1),
+                     (cx, cy - h * 0.95), (cx + h * 0.55, cy - h * 0.1), (cx + h * 1.1, cy - h * 0.8),
+                     (cx + h * 1.1, cy + h * 0.8)], fill, **edge)
+        label_y = cy + h * 0.25
     else:
         svg.circle(cx, cy, h, fill, **edge)
     if n > 1:

@@ -7,9 +7,17 @@ docs/scenarios.md. The parts: `files` (reading), `build` (the game and its injec
 `consistency` (invariants on injected state), `actions`, `trace` (decisions asked and answered),
 `expect` (comparisons), `runner`.
 """
-from .build import build_game
-from .files import Scenario, Step, find_scenarios, is_scenario_file, load_scenario, scenario_schema
-from .runner import Outcome, run_paths, run_scenario
+from importlib import import_module
 
-__all__ = ["Outcome", "Scenario", "Step", "build_game", "find_scenarios", "is_scenario_file", "load_scenario",
-           "run_paths", "run_scenario", "scenario_schema"]
+# Loaded on first use (PEP 562): the pytest plugin imports this package in every pytest run of a project
+# with civdsl installed, and most of those runs hold no scenario.
+_WHERE = {"build_game": "build", "Scenario": "files", "Step": "files", "find_scenarios": "files",
+          "is_scenario_file": "files", "load_scenario": "files", "scenario_schema": "files",
+          "Outcome": "runner", "run_paths": "runner", "run_scenario": "runner"}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{_WHERE[name]}", __name__), name)
