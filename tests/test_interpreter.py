@@ -587,10 +587,19 @@ def test_tiny_games_are_deterministic():
 
 
 def test_every_test_ruleset_checks_clean():
+    """All but `failing`, whose options hold the run-time errors other tests play: the type check finds
+    each of those before a game starts, inside its option."""
     from civdsl.tools.checker import check_paths
     diags, nfiles = check_paths([str(RULESETS)])
-    assert [d for d in diags if d.severity == "error"] == []
+    errors = [d for d in diags if d.severity == "error"]
+    assert [d for d in errors if Path(d.span.file).parent.name != "failing"] == []
     assert nfiles >= 17
+    lines = (RULESETS / "failing" / "game.civ").read_text().splitlines()
+    options = [(i + 1, line.split()[1]) for i, line in enumerate(lines) if line.startswith("option ")]
+    with_error = {next(name for at, name in reversed(options) if at < d.span.line) for d in errors}
+    typed = {name for at, name in options if "type error" in lines[at - 1] or "A text" in lines[at - 1]}
+    assert with_error == typed and len(typed) == 7
+    assert {d.code for d in errors} <= {"TYP011", "TYP016"}
 
 
 def test_piece_indexes_follow_every_change():

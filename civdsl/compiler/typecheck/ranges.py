@@ -1,4 +1,4 @@
-"""Declared ranges, checked where the values are constants: `param famine_loss: int in 0.. = 4`, kind
+"""Declared ranges, checked where the values are constants: `param loss: int in 0.. = 4`, kind
 fields (`cost: int in 0..`) and the initial values of counters (`player counter food in 0..15 = 3`).
 
 `constant` folds what a game would compute before it starts without reading any state: numbers,
