@@ -165,6 +165,19 @@ def test_rtta_decisions_in_words(rtta):
             assert all(re.fullmatch(r"re-roll \d+ [a-z-]+ dic?e", label) for label in labels[1:]), labels
 
 
+def test_rtta_trading_decisions_in_words():
+    """The Trading game's decisions come in words from the file `option trading` imports."""
+    _, seen, program, _ = play("roll-through-the-ages", 3, 2, [6], options=["trading"])
+    assert_worded(seen, program)
+    for _, labels, options in seen["trade with"]:
+        assert labels[0] == "no trade" and all(label.startswith("offer a trade to ") for label in labels[1:])
+    asked = [tag for tag in seen if tag.startswith("trade") or tag == "accept trade"]
+    assert {"trade with", "trade: give", "trade: how many to give"} <= set(asked)
+    for question, labels, _ in seen.get("accept trade", []):
+        assert question.startswith("You are offered ") and labels == ["decline it", "accept the trade"]
+    assert not [tag for tag in asked if not program.decision_texts.get(tag)], "a trading decision without words"
+
+
 # ---- Warp Spawn ---------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def warp_spawn():
