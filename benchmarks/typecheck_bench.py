@@ -26,7 +26,7 @@ for path in (ROOT, HERE):
 
 from rows import print_rows  # noqa: E402
 
-from civdsl.compiler import typecheck  # noqa: E402
+from civdsl.compiler.typecheck import check as typecheck  # noqa: E402
 from civdsl.tools.checker import check_paths  # noqa: E402
 
 TARGET = 1.20

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from civdsl.compiler.compiler import compile_ruleset
-from civdsl.compiler.typecheck import check_types
+from civdsl.compiler.typecheck.check import check_types
 from civdsl.compiler.typecheck.signatures import SIGNATURES
 from civdsl.engine.builtins import REGISTRY
 from civdsl.language import ast as A
@@ -237,7 +237,7 @@ def test_a_check_after_a_changed_file_does_not_keep_the_old_texts_findings(tmp_p
     """A process that checks a file, then the file changed (a mutant then the original; an editor's
     edits): the second check does not start from what the first learnt of the old text (the files it
     shares with the first, most of the rules here, are the same)."""
-    from civdsl.compiler import typecheck
+    from civdsl.compiler.typecheck import check as typecheck
     shared = "".join(f"param p{i} = {i}\n" for i in range(40))
     made = ('procedure opts() {{ return [{{n: 1, other: true}}, {{n: 2, {}: false}}] }}\n'
             'procedure use(o) {{ if o.other {{ log "x" }} }}\n'

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ...api import allowed_players
 from ...compiler.compiler import compile_ruleset
-from ...compiler.typecheck import check_types
+from ...compiler.typecheck.check import check_types
 from ...engine.agents import RandomAgent
 from ...engine.interpreter import Game
 from ...language import ast as A
