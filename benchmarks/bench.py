@@ -32,7 +32,8 @@ Measurements (`--only` names):
   mutants `civdsl check` against 300 single-edit mutants of the shipped rule files: >= 98% of those that make
           a game fail caught, and every misspelled field name (mutants_bench.py; about 15 minutes)
   fmt     `civdsl fmt --check` of every shipped rule file, against parsing them once (fmt_bench.py)
-  typecheck  `civdsl check rulesets/` with type checking over without, in the same run (<= 1.20; typecheck_bench.py)
+  typecheck  `civdsl check rulesets/` with type checking over without, as run in fresh processes (<= 1.20),
+          and in one process with the caches warm (typecheck_bench.py)
 """
 from __future__ import annotations
 

@@ -306,6 +306,35 @@ def test_a_things_text_one_slip_from_a_thing_or_area_name_is_an_error(tmp_path):
     assert codes(tmp_path, made.format('"Rome"')) == []       # (far from every name: taken as meant)
 
 
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_findings_do_not_depend_on_the_order_the_rules_are_walked_in(tmp_path, code):
+    """The same findings with the declarations walked in the reverse order (the worklist's order)."""
+    body = BASE + CASES[code][0] + '\nphase main { let c = "One" c.effect(player) }\n' + TAIL
+    entry = one_file_edition(tmp_path, body)
+    rs = load_ruleset(entry, root=entry.parent.parent)
+    prog, _ = compile_ruleset(rs)
+    forward = check_types(rs, prog, incremental=False)
+    rs.decls = dict(reversed(list(rs.decls.items())))
+    backward = check_types(rs, prog, incremental=False)
+    assert [d.headline() for d in backward] == [d.headline() for d in forward] != []
+
+
+@pytest.mark.parametrize("callers", [
+    # the misspelt caller first, walked before any caller has given the procedure a thing, and last
+    ('procedure early(q) {{ return held(q, "{}") }}', 'procedure late(q) {{ return held(q, "One") }}'),
+    ('procedure early(q) {{ return held(q, "One") }}', 'procedure late(q) {{ return held(q, "{}") }}'),
+])
+def test_a_text_one_slip_from_a_thing_another_caller_gives_is_found_in_any_order(tmp_path, callers):
+    """A procedure that other rules call with things: a text one slip from a thing's name is found
+    whichever caller the checker walks first (found in mutants of the shipped rules: it used to depend
+    on the order)."""
+    made = ('procedure held(p, card) {{ return card in p.hand }}\n' + "\n".join(callers) + '\n'
+            'setup {{ for p in players {{ log "{{early(p)}} {{late(p)}}" }} }}')
+    d = diagnostics(tmp_path, made.format("Onne"))
+    assert [x.code for x in d] == ["REF002"] and '"Onne"' in d[0].message and d[0].hint == 'did you mean "One"?'
+    assert codes(tmp_path, made.format("One")) == []
+
+
 @pytest.mark.parametrize("wrong, right", [
     # a record of numbers read with a text default, then subtracted from
     ('setup { let r = { a: 1 } for p in players { p.food = get(r, "b", "none") - 1 } }',

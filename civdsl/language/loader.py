@@ -30,6 +30,7 @@ class Ruleset:
     root: Path
     decls: dict[tuple[str, str], A.Decl] = field(default_factory=dict)
     history: dict[tuple[str, str], list[tuple[Span, str]]] = field(default_factory=dict)
+    originals: dict[tuple[str, str], A.Decl] = field(default_factory=dict)  # each rule as first defined
     options: dict[str, A.Option] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
@@ -221,6 +222,7 @@ def apply_decl(rs: Ruleset, item: A.Decl, overlay: bool) -> None:
                                              [(prev.span, "first defined here")]))
             return
         rs.decls[key] = item
+        rs.originals.setdefault(key, item)
         hist.append((item.span, "defined"))
 
 

@@ -18,12 +18,14 @@ class CallWalk:
 
     def e_Call(self, e: A.Call, L: Locals):
         f = e.func
-        args = [self.ty(a, L) for a in e.args]
-        if isinstance(f, A.Name) and f.id not in L.types:
+        ty = self.ty
+        args = [ty(a, L) for a in e.args]
+        if type(f) is A.Name and not L.has(f.id):
             n = f.id
-            if self.env.globals.get(n) == "procedure":
+            kind = self.env.globals.get(n)
+            if kind == "procedure":
                 return self.call_procedure(n, args, e)
-            if n in REGISTRY and n not in self.env.globals:
+            if kind is None and n in REGISTRY:
                 return self.call_builtin(n, args, e, L)
         if isinstance(f, A.Attr):
             recv = self.ty(f.obj, L) if not (isinstance(f.obj, A.Literal) and isinstance(f.obj.value, str)
@@ -37,18 +39,24 @@ class CallWalk:
         decl = env.procedures[n]
         if len(decl.params) != len(args):
             return T.UNKNOWN  # ARG001 (the compiler)
-        declared = env.proc_declared.get(n, [])
+        declared = env.proc_declared.get(n, ())
         for i, (a, want) in enumerate(zip(args, declared)):
             if want is not None and not T.accepts(want, a):
                 self.err("TYP012", f"argument {i + 1} of `{n}` (`{decl.params[i]}`) is declared {T.show(want)}, "
                          f"but is given {T.show(a)}", getattr(e.args[i], "span", e.span),
                          related=[(decl.span, "declared here")])
-        known = self.facts.proc_args.get(n)
-        if known is not None:
-            for a, arg_e, k in zip(args, e.args, known):
-                if a.tag == "text" and k.tag == "thing":
-                    self.near_thing(arg_e, k.arg)
-        self.facts.grow_args(self.facts.proc_args, n, args)
+        facts = self.facts
+        for i, a in enumerate(args):  # (a text where other callers give things: one slip from a name?)
+            if a.tag == "thing":
+                facts.grow(facts.arg_things, (n, i), a)
+            elif a.tag == "text":
+                self.read("arg_things", (n, i))
+                things = facts.arg_things.get((n, i))
+                if things is not None:
+                    self.near_thing(e.args[i], things.arg)
+        facts.grow_args(facts.proc_args, n, args)
+        if n not in facts.proc_ret:
+            self.walk_callee(decl)
         self.read("proc_ret", n)
         return self.facts.proc_ret.get(n, T.NEVER)
 

@@ -100,7 +100,10 @@ class DeclWalk:
         self.expr_in(d.expr, {})
 
     def expr_in(self, e: A.Expr, names: dict[str, T.Ty]) -> T.Ty:
-        """An expression outside statements, with these names bound."""
+        """An expression outside statements, with these names bound (none: one set of locals for all,
+        unless one such expression is inside another's comprehension)."""
+        if not names and not self.outside.types:
+            return self.ty(e, self.outside)
         return self.ty(e, Locals(names, names))
 
     # ---- declarations with bodies -----------------------------------------------------------------------
@@ -175,12 +178,15 @@ class DeclWalk:
         """What the procedure `d` (an original an overlay replaced) gives, called as `name` is."""
         args = None if name in self.facts.escaped else self.facts.proc_args.get(name)
         types = {p: (args[i] if args is not None and i < len(args) else T.UNKNOWN) for i, p in enumerate(d.params)}
-        report, self.report = self.report, False
+        report, again, self.report = self.report, self._again, False
         try:
-            for _ in range(MAX_LOCAL_WALKS):
+            for _ in range(MAX_LOCAL_WALKS):  # (until its locals and what it gives settle)
+                mark, self._again = len(self.facts.log), False
                 self.function(("orig", id(d)), d.body, types, set(), ("orig", name))
+                if not self._again and len(self.facts.log) == mark:
+                    break
         finally:
-            self.report = report
+            self.report, self._again = report, again
         r = self.facts.orig_ret.get(name, T.NEVER)
         return T.UNKNOWN if r.tag in ("never", "none") else r
 
@@ -211,7 +217,8 @@ class DeclWalk:
                     L.types[name] = t
                 else:
                     L.give(name, t)
-        L.changed = False
+        L.start_walk()
         self.body(body, L)
+        L.end_walk()
         if L.changed:
             self._again = True  # (its own locals grew: walked again)

@@ -25,30 +25,7 @@ def _outside_data(e: A.Expr, t: T.Ty) -> T.Ty:
 _NODE_TYPES = {cls for cls in vars(A).values() if isinstance(cls, type) and hasattr(cls, "__dataclass_fields__")}
 _SKIP = {"span", "name", "id", "op", "ops", "tag", "kind", "path", "title", "scope", "visibility", "message", "var",
          "mode", "die", "of", "type", "param_types", "params", "exact"}   # (slots that never hold a node)
-_CHILD_SLOTS: dict[type, tuple] = {}
-
-
-def walk_nodes(roots):
-    """Every syntax node under the roots (iteratively: trees may be deep)."""
-    stack = list(roots)
-    nodes = _NODE_TYPES
-    while stack:
-        node = stack.pop()
-        cls = type(node)
-        if cls is list or cls is tuple:
-            stack.extend(x for x in node if type(x) in nodes or type(x) is list or type(x) is tuple)
-            continue
-        if cls not in nodes:
-            continue
-        yield node
-        slots = _CHILD_SLOTS.get(cls)
-        if slots is None:
-            slots = _CHILD_SLOTS[cls] = tuple(n for n in cls.__slots__ if n not in _SKIP)
-        for name in slots:
-            v = getattr(node, name)
-            t = type(v)
-            if t in nodes or t is list or t is tuple:
-                stack.append(v)
+_CHILD_SLOTS: dict[type, tuple] = {A.Literal: (), A.RecordLit: ("values",), A.Name: ()}  # (slots holding nodes)
 
 
 _SCANNED: dict[int, tuple] = {}   # id(declaration) -> (the declaration, what `scanned` found)
@@ -56,25 +33,15 @@ MAX_SCANNED = 50_000
 _SLIPS: dict[frozenset, dict] = {}   # names of areas and things -> `Env.slip_index` of them (editions share it)
 
 
-def scanned(d) -> tuple:
-    """What one declaration tells of names: (record keys and identifier-like texts, (keys assigned by
-    `r["k"] = ..`, attribute names read other than as calls), globals assigned). Remembered per
-    declaration and per part of one (a field, a block, a step): an edition's options and house rules
-    share most of them with it, also where an overlay modified the declaration."""
+def scanned(d) -> list[tuple]:
+    """What one declaration tells of names, per part of it (a field, a block, a step; the whole of
+    other declarations): tuples of (record keys and identifier-like texts, keys assigned by
+    `r["k"] = ..`, attribute names read other than as calls, globals assigned). Remembered per part
+    (`_SCANNED`): an edition's options and house rules share most of them with it, also where an overlay
+    modified the declaration. Tuples of texts, not sets: kept for the whole check, and the garbage
+    collector stops looking at tuples of texts."""
     parts = _parts(d)
-    if parts is None:
-        return _scanned_node(d)
-    names: set[str] = set()
-    keys: set[str] = set()
-    read: set[str] = set()
-    assigned: set[str] = set()
-    for part in parts:
-        n, (k, r), a = _scanned_node(part)
-        names |= n
-        keys |= k
-        read |= r
-        assigned |= a
-    return names, (keys, read), assigned
+    return [_scanned_node(p) for p in parts] if parts is not None else [_scanned_node(d)]
 
 
 def _parts(d):
@@ -94,27 +61,86 @@ def _scanned_node(d) -> tuple:
     assigned: set[str] = set()
     called: set[int] = set()
     attrs: list = []
-    for node in walk_nodes([d]):
-        if isinstance(node, A.RecordLit):
+    # (every syntax node under `d`, iteratively: trees may be deep)
+    stack = [d]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    slots_of, nodes = _CHILD_SLOTS, _NODE_TYPES
+    record, literal, call, attr, assign = A.RecordLit, A.Literal, A.Call, A.Attr, A.Assign
+    while stack:
+        node = pop()
+        cls = type(node)
+        if cls is list or cls is tuple:
+            extend(x for x in node if type(x) is not str)
+            continue
+        slots = slots_of.get(cls)
+        if slots is None:
+            if cls not in nodes:
+                continue
+            slots = slots_of[cls] = tuple(n for n in cls.__slots__ if n not in _SKIP)
+        if cls is record:
             names.update(node.keys)
-        elif isinstance(node, A.Literal) and isinstance(node.value, str) and node.value.isidentifier():
-            names.add(node.value)
-        elif isinstance(node, A.Call) and isinstance(node.func, A.Attr):
-            called.add(id(node.func))
-        elif isinstance(node, A.Attr):
+        elif cls is literal:
+            v = node.value
+            if type(v) is str and v.isidentifier():
+                names.add(v)
+        elif cls is call:
+            if type(node.func) is attr:
+                called.add(id(node.func))
+        elif cls is attr:
             attrs.append(node)
-        elif isinstance(node, A.Assign):
-            if isinstance(node.target, A.Name):
-                assigned.add(node.target.id)
-            elif isinstance(node.target, A.Index) and isinstance(node.target.key, A.Literal) \
-                    and isinstance(node.target.key.value, str) and node.op == "=":  # (`+=` adds no key)
-                assigned_keys.add(node.target.key.value)
+        elif cls is assign:
+            target = node.target
+            if type(target) is A.Name:
+                assigned.add(target.id)
+            elif type(target) is A.Index and type(target.key) is literal \
+                    and type(target.key.value) is str and node.op == "=":  # (`+=` adds no key)
+                assigned_keys.add(target.key.value)
+        for name in slots:
+            v = getattr(node, name)
+            if v is not None and type(v) is not str:
+                push(v)
     read = {a.name for a in attrs if id(a) not in called}
-    result = (names, (assigned_keys, read), assigned)
+    result = tuple(tuple(x) if x else () for x in (names, assigned_keys, read, assigned))
     if len(_SCANNED) >= MAX_SCANNED:
         _SCANNED.clear()
     _SCANNED[id(d)] = (d, result)
     return result
+
+
+_AREA_RECORDS: dict[tuple, tuple] = {}   # ids of maps -> (the maps, the record of their areas' attributes)
+
+
+def _area_record_of(maps: list) -> T.Ty:
+    """A record of the attributes the maps' areas have (editions' options load the same map objects)."""
+    keys: dict[str, T.Ty] = {}
+    for mp in maps:
+        for attrs in getattr(mp, "areas", {}).values():
+            for k, v in attrs.items():
+                keys[k] = T.join(keys.get(k, T.NEVER), T.value_type(v))
+    return T.record(keys) if keys else T.OPEN_RECORD
+
+
+_AREA_ATTRIBUTES: dict[int, tuple] = {}   # id of a map -> (the map, the names of its areas' attributes)
+
+
+def _area_attributes(m) -> frozenset[str]:
+    """The names of the attributes a map's areas have (a map is loaded once: editions' options share it)."""
+    hit = _AREA_ATTRIBUTES.get(id(m))
+    if hit is None or hit[0] is not m:
+        if len(_AREA_ATTRIBUTES) >= 16:
+            _AREA_ATTRIBUTES.clear()
+        hit = _AREA_ATTRIBUTES[id(m)] = (m, frozenset(k for attrs in getattr(m, "areas", {}).values() for k in attrs))
+    return hit[1]
+
+
+class ScannedNames:
+    """What the scan of an Env found, kept with a check that others start from (`Env._scan`)."""
+
+    __slots__ = ("universe", "read_names", "assigned_keys", "assigned_globals")
+
+    def __init__(self, env: "Env"):
+        self.universe, self.read_names = env.universe, env.read_names
+        self.assigned_keys, self.assigned_globals = env.assigned_keys, env.assigned_globals
 
 
 class Env:
@@ -165,7 +191,8 @@ class Env:
                 self._declared([d.type], d.span)  # (reports an unknown or too deep type)
         self.var_declared = self._declared_vars()
         self.var_decls = {(d.scope, d.name): d for d in self.of(A.Var)}
-        self.proc_declared = {d.name: self._declared(d.param_types, d.span) for d in self.of(A.Procedure)}
+        self.proc_declared = {d.name: self._declared(d.param_types, d.span)  # (only those with a declared type)
+                              for d in self.of(A.Procedure) if d.param_types and any(d.param_types)}
         self.block_declared: dict[tuple[str, str, int], T.Ty] = {}
         self.arity: dict[tuple[str | None, str], set[int]] = {}
         self.block_owners: dict[str, list[A.Entity]] = {}
@@ -182,17 +209,24 @@ class Env:
         self.assigned_keys: set[str] = set()
         self.assigned_globals: set[str] = set()   # globals some rule assigns (a param so assigned is no constant)
         self.overlay_params: set[str] = set()     # params an overlay changed (checked by `overlays.py`)
+        self.changed: list | None = None           # (declaration, its history) of the rules overlays changed
         self._scan(start)
         self._params = {d.name: d for d in self.of(A.Param)}
         self._areas: dict = {}
         self._area_names: frozenset[str] | None = None
-        self._slips: dict[str, set[str]] | None = None
+        self._slips: dict[str, tuple[str, ...]] | None = None
         self._busy: set = set()
 
     def of(self, cls) -> list:
         return self.decls.get(cls, [])
 
+    def names(self) -> ScannedNames:
+        return ScannedNames(self)
+
     def _declared(self, types: list, span) -> list:
+        """The declared types of parameters (None where one has none; [] where none has one)."""
+        if not types or not any(types):
+            return []
         out = []
         for ann in types or []:
             if ann is None:
@@ -219,29 +253,32 @@ class Env:
         """The names a field or key may have at all, and the blocks read as values (not called); from a
         `base` check, only the declarations it did not have are scanned (the names of those it had and
         this ruleset has not are kept: a few more names accepted, never fewer)."""
-        uni = set(self.player_fields) | _BUILTIN_ATTRS | set(self.field_anywhere)
-        uni.update(n for n in self.entity_kind if n.isidentifier())
-        for m in self.prog.maps.values():
-            for attrs in getattr(m, "areas", {}).values():
-                uni.update(attrs)
-        read_names: set[str] = set()
         decls = self.all_decls
         if base is not None:
-            ids, env = base
-            uni |= env.universe
-            read_names |= env.read_names
-            self.assigned_keys |= env.assigned_keys
-            self.assigned_globals |= env.assigned_globals
+            ids, names = base   # (`names`: the base's `ScannedNames`, shared where nothing is added)
+            uni, read_before = names.universe, names.read_names
+            self.assigned_keys |= names.assigned_keys
+            self.assigned_globals |= names.assigned_globals
             decls = [d for d in decls if id(d) not in ids]
+        else:
+            uni, read_before = frozenset(), frozenset()
+        more, read_names = set(self.player_fields), set()
+        more.update(_BUILTIN_ATTRS, self.field_anywhere)
+        more.update(n for n in self.entity_kind if n.isidentifier())
+        for m in self.prog.maps.values():
+            more.update(_area_attributes(m))
+        assigned_keys, assigned_globals = self.assigned_keys, self.assigned_globals
         for d in decls:
-            names, keys, globals_ = scanned(d)
-            uni |= names
-            read_names |= keys[1]
-            self.assigned_keys |= keys[0]
-            self.assigned_globals |= globals_
-        self.read_names = read_names
-        self.block_values = read_names & self.block_names
-        self.universe = uni | self.assigned_keys
+            for names, keys, read, globals_ in scanned(d):
+                more.update(names)
+                assigned_keys.update(keys)
+                read_names.update(read)
+                assigned_globals.update(globals_)
+        more |= assigned_keys
+        more -= uni
+        self.universe = uni | more if more else uni
+        self.read_names = read_before | read_names if read_names - read_before else read_before
+        self.block_values = self.read_names & self.block_names
 
     # ---- types of declared values -------------------------------------------------------------------
     def param_type(self, name: str, inf) -> T.Ty:
@@ -309,17 +346,19 @@ class Env:
             self._area_names = frozenset(a for m in self.prog.maps.values() for a in getattr(m, "areas", {}))
         return self._area_names
 
-    def slip_index(self) -> dict[str, set[str]]:
+    def slip_index(self) -> dict[str, tuple[str, ...]]:
         """The names of map areas and things by every text they give with one letter dropped (and by
         themselves): what a text one slip away from one of them is looked up in."""
         if self._slips is None:
             names = self.area_names() | frozenset(self.entity_kind)
             self._slips = _SLIPS.get(names)
             if self._slips is None:
-                self._slips = {}
+                index: dict[str, set[str]] = {}
                 for name in names:
                     for k in {name} | {name[:i] + name[i + 1:] for i in range(len(name))}:
-                        self._slips.setdefault(k, set()).add(name)
+                        index.setdefault(k, set()).add(name)
+                # (kept for the whole process: tuples of texts, which the garbage collector stops looking at)
+                self._slips = {k: tuple(sorted(v)) for k, v in index.items()}
                 if len(_SLIPS) >= 8:
                     _SLIPS.clear()
                 _SLIPS[names] = self._slips
@@ -339,12 +378,15 @@ class Env:
             chosen = [maps[m.id]]
         else:
             chosen = list(maps.values())
-        keys: dict[str, T.Ty] = {}
-        for mp in chosen:
-            for attrs in getattr(mp, "areas", {}).values():
-                for k, v in attrs.items():
-                    keys[k] = T.join(keys.get(k, T.NEVER), T.value_type(v))
-        return T.record(keys) if keys else T.OPEN_RECORD
+        memo = tuple(id(mp) for mp in chosen)
+        hit = _AREA_RECORDS.get(memo)
+        if hit is not None and all(a is b for a, b in zip(hit[0], chosen)):
+            return hit[1]
+        t = _area_record_of(chosen)
+        if len(_AREA_RECORDS) >= 16:
+            _AREA_RECORDS.clear()
+        _AREA_RECORDS[memo] = (chosen, t)
+        return t
 
     def block_arity(self, name: str, kind: str | None) -> set[int]:
         return self.arity.get((kind, name), set())

@@ -15,25 +15,33 @@ from .facts import Locals
 _ORDERED = {"<", ">", "<=", ">="}
 
 
+WALKS: dict[type, object] = {}  # syntax class -> its walk (`e_*`, `s_*`), unbound: a walk holds no method
+#                                 bound to itself, so it is freed as soon as it is done with
+
+
 class ExprWalk:
     """The `e_*` walks of values and operators."""
 
     def ty(self, e: A.Expr, L: Locals) -> T.Ty:
-        cls = type(e)
-        f = self._dispatch.get(cls)
+        f = WALKS.get(type(e))
         if f is None:
-            f = self._dispatch[cls] = getattr(self, "e_" + cls.__name__)
-        return f(e, L)
+            f = WALKS[type(e)] = getattr(type(self), "e_" + type(e).__name__)
+        return f(self, e, L)
 
     def e_Literal(self, e: A.Literal, L):
-        v = e.value
-        kind = self.env.entity_kind.get(v) if isinstance(v, str) else None
-        return T.thing(kind) if kind else T.value_type(v)
+        t = self.literals.get(id(e))  # (the same in every walk: worked out once per check)
+        if t is None:
+            v = e.value
+            kind = self.env.entity_kind.get(v) if type(v) is str else None
+            t = self.literals[id(e)] = T.thing(kind) if kind else T.value_type(v)
+        return t
 
     def e_Name(self, e: A.Name, L: Locals):
         n = e.id
-        if n in L.types:
-            return L.get(n)
+        L.seen.add(n)  # (`L.has`, inline: the commonest node)
+        t = L.types.get(n)
+        if t is not None:
+            return t
         env = self.env
         kind = env.globals.get(n)
         if kind == "param":

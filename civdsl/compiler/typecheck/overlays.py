@@ -2,20 +2,17 @@
 procedure a value of another type than the rule it changes (or one outside the declared range) is an
 error at the overlay's line (OVL006, TYP014), with the original declaration as the related location.
 
-The original declaration is found through the ruleset's history (`rs.history`: where each rule was
-defined, replaced, modified) in its parsed file (`parse_cache`, so no file is read twice). A param
+The original declaration is the one the loader kept (`rs.originals`) of a rule whose history
+(`rs.history`: where each rule was defined, replaced, modified) says an overlay changed it. A param
 whose overlay is refused keeps the original's type for the rest of the check, so the rules that read
 it are not reported again.
 """
 from __future__ import annotations
 
 from ...language import ast as A
-from ...language.diagnostics import CivError, Diagnostic
-from ...language.parse_cache import parse_file
+from ...language.diagnostics import Diagnostic
 from . import types as T
 from .ranges import Folder, outside
-
-_FOUND: dict[tuple, A.Decl | None] = {}   # (key, span, the file's text) -> the declaration there
 
 
 def original(rs, key) -> A.Decl | None:
@@ -23,32 +20,16 @@ def original(rs, key) -> A.Decl | None:
     hist = rs.history.get(key) or []
     if len(hist) < 2 or hist[0][1] != "defined" or not any(note in ("replaced", "modified") for _, note in hist):
         return None
-    span = hist[0][0]
-    memo = (key, span, hash(rs.sources.get(span.file, "")))
-    found = _FOUND.get(memo, False)
-    if found is False:
-        found = _FOUND[memo] = _find(key, span)
-        if len(_FOUND) > 10_000:
-            _FOUND.clear()
-    return found
+    return rs.originals.get(key)
 
 
-def _find(key, span) -> A.Decl | None:
-    try:
-        rf = parse_file(span.file)
-    except (CivError, OSError):
-        return None
-    stack = list(rf.items)
-    while stack:
-        item = stack.pop()
-        if isinstance(item, A.Option):
-            stack.extend(item.items)
-            continue
-        if isinstance(item, A.Replace):
-            item = item.item
-        if getattr(item, "span", None) == span and item.key() == key:
-            return item
-    return None
+def overlaid(env, cls, note: str = "") -> list:
+    """The current declarations of class `cls` that an overlay changed (`note`: only those it changed
+    so, e.g. "modified"), in load order: the only ones whose types an overlay can have changed."""
+    if env.changed is None:
+        decls, history = env.rs.decls, env.rs.history
+        env.changed = [(decls[key], hist) for key, hist in history.items() if len(hist) > 1 and key in decls]
+    return [d for d, hist in env.changed if type(d) is cls and (not note or any(n == note for _, n in hist))]
 
 
 def changed_by(rs, key) -> str:
@@ -62,7 +43,7 @@ def check_params(env, inf) -> list[Diagnostic]:
     the original value) and stays in its declared range."""
     out: list[Diagnostic] = []
     folder = Folder(env)
-    for d in env.of(A.Param):
+    for d in overlaid(env, A.Param):
         orig = original(env.rs, d.key())
         if orig is None or not isinstance(orig, A.Param):
             continue
@@ -91,7 +72,7 @@ def check_params(env, inf) -> list[Diagnostic]:
 def check_fields(env, inf) -> list[Diagnostic]:
     """Fields an overlay gave a thing (`modify card "X" { cost: .. }`): of the kind's field type."""
     out: list[Diagnostic] = []
-    for d in env.of(A.Entity):
+    for d in overlaid(env, A.Entity, "modified"):  # (a field an overlay gives is a `modify`'s)
         kind = env.kinds.get(d.kind)
         if kind is None or env.entity_kind.get(d.name) != d.kind:
             continue
@@ -122,7 +103,7 @@ def check_procedures(env, inf) -> list[Diagnostic]:
     """A replaced procedure takes as many parameters, of the declared types, and gives the same type
     (remembered per pair of declarations: an edition's options share their replacements)."""
     out: list[Diagnostic] = []
-    for d in env.of(A.Procedure):
+    for d in overlaid(env, A.Procedure):
         orig = original(env.rs, d.key())
         if orig is None or not isinstance(orig, A.Procedure) or orig is d:
             continue

@@ -51,9 +51,10 @@ class SharedValues:
         if hit is not None and hit[0] == len(self.facts.log):
             t = hit[1]
             if self._reads is not None:
-                self._reads |= hit[2]
+                for key in hit[2]:
+                    self._reads.setdefault(key, hit[0])
         else:
-            outer, self._reads = self._reads, set()
+            outer, self._reads = self._reads, {}
             report, self.report = self.report, False  # (the param's own walk reports what is wrong in it)
             try:
                 t = self.env.param_type(name, self)
@@ -61,8 +62,9 @@ class SharedValues:
                 deps, self._reads = self._reads, outer
                 self.report = report
             if outer is not None:
-                outer |= deps
-            self._pcache[name] = (len(self.facts.log), t, deps)
+                for key, when in deps.items():
+                    outer.setdefault(key, when)
+            self._pcache[name] = (len(self.facts.log), t, tuple(deps))
         assigned = self.facts.params.get(name)
         if assigned is not None:
             t = T.join(t, assigned)

@@ -121,28 +121,24 @@ SIGNATURES: dict[str, tuple[list[str], object]] = {
 }
 
 
+_ACCEPTED = {   # parameter -> (the tags it takes, what it wants, in words)
+    "list": (T.LISTLIKE | {"record"}, "a list, a zone or a record"),
+    "num": (T.NUMERIC, "a number"),
+    "text": (T.TEXTUAL, "a text"),
+    "kind": (T.TEXTUAL, "a kind's name"),
+    "map": (T.TEXTUAL | {"map"}, "a map"),
+    "die": ({"die"}, "a die"),
+    "die|table": ({"die", "table"}, "a die or a table"),
+    "player": ({"player"}, "a player"),
+    "owner": ({"player"}, "a player or none"),
+    "get": (T.TEXTUAL | {"record", "table"}, "a record, a table or a thing's name"),
+    "record": ({"record"}, "a record"),
+}
+
+
 def refuses(param: str, t: T.Ty) -> str | None:
     """What is wrong with giving a value of type `t` for a parameter `param` (None: nothing certain)."""
-    if T.is_loose(t) or param == "any":
+    accepted = _ACCEPTED.get(param)
+    if accepted is None or t.tag in accepted[0] or t.tag in T.LOOSE:
         return None
-    tag = t.tag
-    ok = {
-        "list": tag in T.LISTLIKE or tag == "record",
-        "num": tag in T.NUMERIC,
-        "text": tag in T.TEXTUAL,
-        "kind": tag in T.TEXTUAL,
-        "map": tag in T.TEXTUAL or tag == "map",
-        "die": tag == "die",
-        "die|table": tag in ("die", "table"),
-        "player": tag == "player",
-        "owner": tag == "player",
-        "get": tag in ("record", "table") or tag in T.TEXTUAL,
-        "record": tag == "record",
-    }.get(param, True)
-    if ok:
-        return None
-    wanted = {"list": "a list, a zone or a record", "num": "a number", "text": "a text", "kind": "a kind's name",
-              "map": "a map", "die": "a die", "die|table": "a die or a table", "player": "a player",
-              "owner": "a player or none", "get": "a record, a table or a thing's name",
-              "record": "a record"}[param]
-    return wanted
+    return accepted[1]

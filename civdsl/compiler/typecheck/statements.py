@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...language import ast as A
 from . import types as T
+from .expressions import WALKS
 from .facts import Locals
 from .fields import PLAYER_BUILTIN
 
@@ -16,13 +17,12 @@ class StmtWalk:
     """The `s_*` walks, one per statement class."""
 
     def body(self, stmts: list[A.Stmt], L: Locals) -> None:
-        dispatch = self._dispatch
+        walks = WALKS
         for s in stmts:
-            cls = type(s)
-            f = dispatch.get(cls)
+            f = walks.get(type(s))
             if f is None:
-                f = dispatch[cls] = getattr(self, "s_" + cls.__name__)
-            f(s, L)
+                f = walks[type(s)] = getattr(type(self), "s_" + type(s).__name__)
+            f(self, s, L)
 
     # ---- statements ---------------------------------------------------------------------------------------
     def s_Let(self, s: A.Let, L: Locals):
@@ -33,7 +33,7 @@ class StmtWalk:
         t = s.target
         if isinstance(t, A.Name):
             n = t.id
-            if n in L.types or n not in self.env.globals:
+            if L.has(n) or n not in self.env.globals:
                 old = L.get(n)
                 L.give(n, self.combined(s.op, old, value, s))
                 return
@@ -138,7 +138,7 @@ class StmtWalk:
         """`r["k"] = v`: the record held by a local, a variable or a parameter gains the key."""
         added = T.record({key: value}, True) if key is not None else T.OPEN_RECORD  # (keys added: open)
         if isinstance(target, A.Name):
-            if target.id in L.types:
+            if L.has(target.id):
                 L.give(target.id, added)
             elif self.env.globals.get(target.id) == "var":
                 self.facts.grow(self.facts.vars, ("global", target.id), added)
@@ -247,7 +247,7 @@ class StmtWalk:
                 self.facts.grow(self.facts.zones, key, item)
 
     def zone_key(self, e: A.Expr, L: Locals) -> tuple[str, str] | None:
-        if isinstance(e, A.Name) and e.id not in L.types and self.env.globals.get(e.id) == "zone":
+        if isinstance(e, A.Name) and not L.has(e.id) and self.env.globals.get(e.id) == "zone":
             return ("global", e.id)
         if isinstance(e, A.Attr) and self.env.player_fields.get(e.name) == "zone":
             return ("player", e.name)

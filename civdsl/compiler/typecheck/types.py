@@ -152,7 +152,7 @@ def is_loose(t: Ty) -> bool:
 def join(a: Ty, b: Ty) -> Ty:
     """The type of a value that is sometimes an `a`, sometimes a `b` (generous: none joins anything,
     two records join their keys; two unrelated types give UNKNOWN)."""
-    if a == b:
+    if a is b or a == b:  # (types are made once each: `is` nearly always decides)
         return a
     if a.tag == "never" or a.tag == "none":
         return b if b.tag != "never" else a
