@@ -50,9 +50,23 @@ def test_decisions_only_an_option_asks_are_marked_with_the_option():
     assert {s.option for s in trade.sites} == {"option trading"}
 
 
+def test_decisions_in_the_files_an_option_imports_are_listed_with_the_option():
+    """Warp Spawn's map version is an option that imports whole files: their decisions, words and
+    heuristics are in the catalogue, marked with the option; so are the words and heuristics an option
+    declares itself (RTTA's Trading game)."""
+    ws = {e.tag: e for e in decision_catalogue(load_target("warp-spawn-solitaire"))}
+    move = ws["move to"]
+    assert {s.option for s in move.sites} == {"option map"}
+    assert all(s.where.startswith("warp-spawn-solitaire/map") for s in move.sites)
+    assert move.question and move.heuristic_at and move.heuristic_at.startswith("warp-spawn-solitaire/map")
+    assert {s.option for s in ws["lose population"].sites} == {"", "option map"}  # (asked its own way on the map)
+    rtta = {e.tag: e for e in decision_catalogue(load_target("roll-through-the-ages"))}
+    assert rtta["trade with"].question and rtta["trade with"].heuristic_at  # (an option's own words and heuristic)
+
+
 def test_the_command_prints_it(capsys):
     code, out = run(capsys, "explain", "--decisions", "warp-spawn-solitaire")
-    assert code == 0 and out.startswith("warp-spawn-solitaire: 13 decision tag(s), asked at 13 place(s)")
+    assert code == 0 and out.startswith("warp-spawn-solitaire: 24 decision tag(s), asked at 34 place(s)")
     assert '\n"lose population"\n' in out and "  asked at warp-spawn-solitaire/rules.civ:" in out
     code, out = run(capsys, "explain", "--decisions", "warp-spawn-solitaire", "--markdown")
     assert code == 0 and "- **`lose population`**:" in out

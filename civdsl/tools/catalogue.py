@@ -1,17 +1,19 @@
 """The decision catalogue (`civdsl explain --decisions EDITION`): every decision tag an edition's rules
 can ask, where it is asked (`file:line` of each `chooses`, and in which rule), who answers it, what its
 options are and how they read (the ruleset's `decision "tag" { question: label: }`), and whether the
-heuristic agent scores it. Scenario authors script decisions by these tags and labels; the edition
-pages of the docs embed the catalogue (kept current by a test).
+heuristic agent scores it. Options count with everything they bring: their own declarations and the
+files they import (a version of the game held in an option). Scenario authors script decisions by these
+tags and labels; the edition pages of the docs embed the catalogue (kept current by a test).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 
 from ..language import ast as A
-from ..language.diagnostics import Span
+from ..language.diagnostics import CivError, Span
 from ..language.limits import deep
-from ..language.loader import Ruleset
+from ..language.loader import Ruleset, resolve_inside
+from ..language.parse_cache import parse_file
 from .ruleview import source_of
 
 
@@ -53,6 +55,27 @@ def _within(decl: A.Decl) -> str:
     return type(decl).__name__.lower()
 
 
+def option_items(rs: Ruleset, opt: A.Option) -> list[A.Decl]:
+    """An option's declarations: its own, and those of the files it imports (and they import) that the
+    ruleset without the option does not load — an option may hold a whole version of the game."""
+    items = [i for i in opt.items if not isinstance(i, A.Import)]
+    seen = set(rs.files)
+    todo = [(i, opt.span.file) for i in opt.items if isinstance(i, A.Import)]
+    while todo:
+        imp, importer = todo.pop(0)
+        try:
+            path = str(resolve_inside(importer, imp.path, rs.root_of(importer), imp.span, "import"))
+            if path in seen:
+                continue
+            seen.add(path)
+            rf = parse_file(path)
+        except (CivError, OSError):
+            continue  # (the option's own check reports it)
+        items += [i for i in rf.items if not isinstance(i, A.Import)]
+        todo += [(i, path) for i in rf.items if isinstance(i, A.Import)]
+    return items
+
+
 def _is_choice(node) -> bool:
     """A `who chooses "tag" from options` (or another form of choosing: any expression node with a
     chooser, a tag and options)."""
@@ -83,12 +106,12 @@ def decision_catalogue(rs: Ruleset) -> list[Entry]:
 
     for decl in rs.decls.values():
         visit(decl, _within(decl), "")
-    for name, opt in rs.options.items():
-        for item in opt.items:
+    optional = {name: option_items(rs, opt) for name, opt in rs.options.items()}
+    for name, items in optional.items():
+        for item in items:
             visit(item, _within(item), f"option {name}")
-    words = [(d, "") for d in rs.of(A.DecisionText)] + [(i, name) for name, o in rs.options.items()
-                                                        for i in o.items if isinstance(i, A.DecisionText)]
-    for d, _ in words:
+    words = rs.of(A.DecisionText) + [i for items in optional.values() for i in items if isinstance(i, A.DecisionText)]
+    for d in words:
         if d.name in entries and entries[d.name].words_at is None:
             e = entries[d.name]
             e.words_at = f"{rs.display(d.span.file)}:{d.span.line}"
@@ -97,8 +120,8 @@ def decision_catalogue(rs: Ruleset) -> list[Entry]:
                     e.question = _one_line(f.value.span)
                 elif f.name == "label":
                     e.label = _one_line(f.value.span)
-    for d in rs.of(A.Heuristic):
-        if d.name in entries:
+    for d in rs.of(A.Heuristic) + [i for items in optional.values() for i in items if isinstance(i, A.Heuristic)]:
+        if d.name in entries and entries[d.name].heuristic_at is None:
             entries[d.name].heuristic_at = f"{rs.display(d.span.file)}:{d.span.line}"
     for e in entries.values():
         e.sites.sort(key=lambda s: (s.option, s.where))
