@@ -74,6 +74,27 @@ def test_options_are_replaced_and_removed_by_name(rulesets):
     assert "did you mean `slow`?" in exc.value.diagnostics[0].hint
 
 
+def test_a_change_in_a_file_an_option_or_house_rule_imports_is_claimed_too(rulesets):
+    """Two overlays changing one rule must say which wins (OVL004), also when a change is in a file an
+    option or a house rule imports: the note names the other change, and `overrides` settles it."""
+    game = rulesets / "tiny" / "game.civ"
+    (rulesets / "tiny" / "gentle.civ").write_text("modify param goal { value: 8 }\n", encoding="utf-8")
+    game.write_text(game.read_text(encoding="utf-8") + 'option gentle "Gentle" {\n  import "gentle.civ"\n}\n',
+                    encoding="utf-8")
+    for options in (["gentle", "fast"], ["fast", "gentle"]):
+        with pytest.raises(CivError) as exc:
+            load_ruleset(game, options=options)
+        d = exc.value.diagnostics[0]
+        assert d.code == "OVL004" and "both change param `goal`" in d.message
+        assert {d.span.file.rsplit("/", 1)[-1], d.related[0][0].file.rsplit("/", 1)[-1]} == {"gentle.civ", "game.civ"}
+    house = overlay(rulesets, 'import "gentle.civ"\n', "imports.civ")
+    with pytest.raises(CivError) as exc:
+        load_ruleset(game, options=["fast"], house_rules=[str(house)])
+    assert exc.value.diagnostics[0].code == "OVL004"
+    overlay(rulesets, 'overrides "fast"\nimport "gentle.civ"\n', "imports.civ")
+    assert load_ruleset(game, options=["fast"], house_rules=[str(house)]).decls[("param", "goal")].value.value == 8
+
+
 def test_selected_options_change_the_rules_hash(rulesets):
     entry = rulesets / "tiny" / "game.civ"
     assert load_ruleset(entry).digest() != load_ruleset(entry, options=["fast"]).digest()

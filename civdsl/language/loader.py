@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from . import ast as A
@@ -151,7 +152,10 @@ class Loader:
         self.roots.append(entry.resolve().parent.parent)
         return entry
 
-    def load_into(self, rs: Ruleset, path: Path, span: Span | None, overlay: bool) -> None:
+    def load_into(self, rs: Ruleset, path: Path, span: Span | None, overlay: bool, claim=None) -> None:
+        """Load a file (and what it imports) into the ruleset. `claim`: for a file an option or a house
+        rule imports, called with each of its changes before they apply (two overlays may not change one
+        rule without saying which wins, also from the files they import: `_claim`)."""
         rf = self.read(path, span)
         key = path.resolve()
         if str(key) in rs.files:
@@ -167,12 +171,14 @@ class Loader:
             for item in rf.items:
                 if isinstance(item, A.Import):
                     self.load_into(rs, resolve_inside(rf.path, item.path, root, item.span, "import"),
-                                   item.span, overlay or bool(extends))
+                                   item.span, overlay or bool(extends), claim)
             rs.files.append(str(key))
             rs.sources[str(key)] = Path(key).read_text(encoding="utf-8")
             is_overlay = overlay or bool(extends)
             for item in rf.items:
                 if not isinstance(item, (A.Import, A.Extends)):
+                    if claim is not None:
+                        claim(item)
                     apply_decl(rs, item, is_overlay)
         finally:
             self.stack.pop()
@@ -342,13 +348,14 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
             raise error("CFG010", f"edition `{rs.edition()}` has no option `{name}`", None,
                         (f"did you mean `{guess}`? " if guess else "") + f"options: {known}")
         wins = {i.target for i in opt.items if isinstance(i, A.Overrides)}
+        claim = partial(_claim, rs, owners, f"option {name}", wins)
         for item in opt.items:
             if isinstance(item, A.Import):  # an option's own rule files join the game with it, as overlays
                 opt_file = Path(opt.span.file).resolve()
                 loader.load_into(rs, resolve_inside(str(opt_file), item.path, loader.root_of(opt_file), item.span,
-                                                    "import"), item.span, True)
+                                                    "import"), item.span, True, claim)
             elif not isinstance(item, A.Overrides):
-                _claim(rs, owners, f"option {name}", wins, item)
+                claim(item)
                 apply_decl(rs, item, True)
     for hr in house_rules or []:
         hr_path = Path(hr).resolve()
@@ -361,12 +368,13 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
         rs.files.append(str(hr_path))
         rs.sources[str(hr_path)] = hr_path.read_text(encoding="utf-8")
         wins = {i.target for i in rf.items if isinstance(i, A.Overrides)}
+        claim = partial(_claim, rs, owners, hr_path.name, wins)
         for item in rf.items:
             if isinstance(item, A.Overrides):
                 continue
             if isinstance(item, A.Import):
                 hr_loader.load_into(rs, resolve_inside(rf.path, item.path, hr_path.parent, item.span, "import"),
-                                    item.span, True)
+                                    item.span, True, claim)
             elif isinstance(item, A.Extends):
                 extends_target(item.path, item.span)
                 if not item.path.endswith(RULE_SUFFIX) and not _in_chain(rs, item.path):
@@ -374,7 +382,7 @@ def load_ruleset(entry: str | Path, options: list[str] | None = None, house_rule
                                 f"edition is `{rs.edition()}`", item.span,
                                 "play it with its own edition, or change its `extends`")
             else:
-                _claim(rs, owners, hr_path.name, wins, item)
+                claim(item)
                 apply_decl(rs, item, True)
     if rs.diagnostics:
         raise CivError(sorted(rs.diagnostics, key=Diagnostic.sort_key))
