@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the type checker adds to `civdsl check rulesets/`: the check with and without it, in the same run.
 
-    python benchmarks/typecheck_bench.py            # 5 alternating pairs of each kind of run (about 2 minutes)
+    python benchmarks/typecheck_bench.py            # 9 alternating pairs of each kind of run (about 2 minutes)
     python benchmarks/typecheck_bench.py --smoke    # one pair of each: it runs
 
 Two measurements, each the median ratio of alternating pairs (with, without; then without, with: drift
@@ -39,6 +39,7 @@ from civdsl.compiler.typecheck import check as typecheck  # noqa: E402
 from civdsl.tools.checker import check_paths  # noqa: E402
 
 TARGET = 1.20
+PAIRS = 9   # (single runs on a shared machine scatter by ±0.05: the median of nine pairs by much less)
 _AS_RUN = """
 import sys
 from civdsl.tools.checker import check_paths
@@ -84,7 +85,7 @@ def _pairs(run, pairs: int) -> tuple[float, float, float]:
 
 
 def measure_typecheck(smoke: bool) -> list[tuple]:
-    pairs = 1 if smoke else 5
+    pairs = 1 if smoke else PAIRS
     run_without, run_with, run_ratio = _pairs(_as_run, pairs)
     one_without, one_with, one_ratio = _pairs(_in_process, pairs)
     return [("check rulesets/ as run, without type checking", f"{run_without:.2f} s", "", None),
