@@ -69,15 +69,16 @@ def _check(rs, prog, incremental: bool) -> list[Diagnostic]:
     inf = Inference(env)
     diags = [Diagnostic(code, msg, span, "error", hint) for code, msg, span, hint in env.problems]
     diags += check_params(env, inf)
+    own = ids - base[0] if base is not None else ids
     if base is not None:
-        inf.adopt(base[2], ids - base[0], ids)  # (findings only of the declarations both share)
-        diags += inf.run(set(ids - base[0]))
+        inf.adopt(base[2], own, ids)  # (findings only of the declarations both share)
+        diags += inf.run(own)
     else:
         diags += inf.run()
     diags += check_fields(env, inf)
     diags += check_procedures(env, inf)
     diags += check_ranges(env, Folder(env))
-    if incremental and (base is None or len(ids - base[0]) > KEEP_CHANGED):
+    if incremental and (base is None or len(own) > KEEP_CHANGED):
         inf.kept()
         _keep((ids, decls, inf, sources), base is None)
     return diags

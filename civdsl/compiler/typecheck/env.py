@@ -209,7 +209,7 @@ class Env:
         self.assigned_keys: set[str] = set()
         self.assigned_globals: set[str] = set()   # globals some rule assigns (a param so assigned is no constant)
         self.overlay_params: set[str] = set()     # params an overlay changed (checked by `overlays.py`)
-        self.changed: list | None = None           # (declaration, its history) of the rules overlays changed
+        self._changed: list | None = None
         self._scan(start)
         self._params = {d.name: d for d in self.of(A.Param)}
         self._areas: dict = {}
@@ -219,6 +219,13 @@ class Env:
 
     def of(self, cls) -> list:
         return self.decls.get(cls, [])
+
+    def changed_by_overlays(self) -> list[tuple]:
+        """(declaration, its history) of each rule an overlay changed, in load order."""
+        if self._changed is None:
+            decls = self.rs.decls
+            self._changed = [(decls[k], hist) for k, hist in self.rs.history.items() if len(hist) > 1 and k in decls]
+        return self._changed
 
     def names(self) -> ScannedNames:
         return ScannedNames(self)

@@ -63,7 +63,6 @@ class ExprWalk:
         if kind == "procedure":
             if n not in self.facts.escaped:
                 self.facts.escaped.add(n)
-                self.facts.changed = True
                 self.facts.log.append(("escaped", n))
             return T.BLOCK
         if n == "players":

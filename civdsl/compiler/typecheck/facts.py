@@ -28,7 +28,6 @@ class Facts:
         self.items: dict[str, T.Ty] = {}                   # decision tag -> one item (words' `option`)
         self.measures: dict[str, T.Ty] = {}                # measurement name -> its record
         self.orig_ret: dict[str, T.Ty] = {}                # what a procedure an overlay replaced gave
-        self.changed = False
         self.log: list = []                                # (table's name, key) of every change, in order
 
     def _name(self, table: dict) -> str:
@@ -42,7 +41,6 @@ class Facts:
         new = T.join(old, t)
         if new is not old and new != old:
             table[key] = new
-            self.changed = True
             self.log.append((self._name(table), key))
 
     def grow_args(self, table: dict, key, args: list[T.Ty]) -> None:
@@ -50,13 +48,11 @@ class Facts:
         old = table.get(key)
         if old is None:
             table[key] = tuple(args)
-            self.changed = True
             self.log.append((self._name(table), key))
             return
         new = tuple(T.join(o, a) for o, a in zip(old, args))
         if new != old:
             table[key] = new
-            self.changed = True
             self.log.append((self._name(table), key))
 
     def copy(self) -> "Facts":
@@ -82,8 +78,8 @@ class Facts:
             table[key] = (T.UNKNOWN,) * len(table[key]) if isinstance(table[key], tuple) else T.UNKNOWN
 
 
-_TABLES = ("vars", "params", "zones", "proc_args", "arg_things", "proc_ret", "block_args", "block_ret", "options", "items",
-           "measures", "orig_ret")
+_TABLES = ("vars", "params", "zones", "proc_args", "arg_things", "proc_ret", "block_args", "block_ret", "options",
+           "items", "measures", "orig_ret")
 
 
 _NO_NAMES: frozenset = frozenset()

@@ -55,7 +55,6 @@ class Inference(DeclWalk, StmtWalk, SharedValues, ExprWalk, FieldWalk, CallWalk)
         self._busy: set = set()
         self._locals: dict = {}
         self.outside = Locals()                          # the locals of expressions outside statements
-        self.only: set[int] | None = None
         self.by_decl: dict[int, list[Diagnostic]] = {}   # findings per declaration (id), for `adopt`
         self._owned: set | None = None                   # after `adopt`: the locals copied from the base
         self.readers: dict[tuple, set[int]] = {}         # (fact table, key) -> declarations that read it

@@ -26,10 +26,7 @@ def original(rs, key) -> A.Decl | None:
 def overlaid(env, cls, note: str = "") -> list:
     """The current declarations of class `cls` that an overlay changed (`note`: only those it changed
     so, e.g. "modified"), in load order: the only ones whose types an overlay can have changed."""
-    if env.changed is None:
-        decls, history = env.rs.decls, env.rs.history
-        env.changed = [(decls[key], hist) for key, hist in history.items() if len(hist) > 1 and key in decls]
-    return [d for d, hist in env.changed if type(d) is cls and (not note or any(n == note for _, n in hist))]
+    return [d for d, hist in env.changed_by_overlays() if type(d) is cls and (not note or any(n == note for _, n in hist))]
 
 
 def changed_by(rs, key) -> str:

@@ -100,7 +100,6 @@ class StmtWalk:
         new = T.join(f.any_player_field, value)
         if new != f.any_player_field:
             f.any_player_field = new
-            f.changed = True
             f.log.append(("any_player_field", None))
 
     def names_in(self, key: A.Expr) -> set[str] | None:
@@ -241,7 +240,7 @@ class StmtWalk:
                 f = self.facts
                 new = T.join(f.any_zone, item)
                 if new != f.any_zone:
-                    f.any_zone, f.changed = new, True
+                    f.any_zone = new
                     f.log.append(("any_zone", None))
             else:
                 self.facts.grow(self.facts.zones, key, item)
